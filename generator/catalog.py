@@ -1,0 +1,101 @@
+"""Validated entries → Catalog: ids resolved, links checked both ways, indexes by category, tag, system."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from generator.entries import LoadedEntry
+from generator.errors import Problem
+from generator.schema import Entry
+from generator.vocabulary import Vocabulary
+
+
+@dataclass(frozen=True)
+class Backlink:
+    entry: Entry
+    why: str
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Every entry, queryable. Built once by `build_catalog`, never mutated afterwards."""
+
+    loaded: tuple[LoadedEntry, ...]
+    vocabulary: Vocabulary
+    _by_id: dict[str, LoadedEntry]
+    _backlinks: dict[str, tuple[Backlink, ...]]
+
+    @property
+    def entries(self) -> list[Entry]:
+        return [item.entry for item in self.loaded]
+
+    def get(self, entry_id: str) -> Entry:
+        return self._by_id[entry_id].entry
+
+    def source_of(self, entry_id: str) -> LoadedEntry:
+        return self._by_id[entry_id]
+
+    def in_category(self, category: str) -> list[Entry]:
+        return [entry for entry in self.entries if entry.category == category]
+
+    def tagged(self, tag: str) -> list[Entry]:
+        return [entry for entry in self.entries if tag in entry.tags]
+
+    def affecting(self, system: str) -> list[Entry]:
+        return [entry for entry in self.entries if system in entry.affected.systems]
+
+    def with_severity(self, severity: str) -> list[Entry]:
+        return [entry for entry in self.entries if entry.severity == severity]
+
+    def related(self, entry: Entry) -> list[tuple[Entry, str]]:
+        return [(self.get(link.id), link.why) for link in entry.related]
+
+    def backlinks(self, entry: Entry) -> list[Backlink]:
+        """Entries that link here but are not already linked from here."""
+        linked = {link.id for link in entry.related}
+        return [link for link in self._backlinks.get(entry.id, ()) if link.entry.id not in linked]
+
+    def newest(self, count: int) -> list[Entry]:
+        return sorted(self.entries, key=lambda entry: (entry.created, entry.id), reverse=True)[:count]
+
+
+def build_catalog(loaded: list[LoadedEntry], vocabulary: Vocabulary) -> tuple[Catalog | None, list[Problem]]:
+    """Check what no single entry can check alone: unique ids and aliases, links that resolve."""
+    problems: list[Problem] = []
+    by_id: dict[str, LoadedEntry] = {}
+    claimed: dict[str, LoadedEntry] = {}
+    for item in sorted(loaded, key=lambda item: item.entry.id):
+        entry = item.entry
+        for name, field in [(entry.id, ("id",))] + [(alias, ("aliases", i)) for i, alias in enumerate(entry.aliases)]:
+            folded = name.casefold()
+            if folded in claimed:
+                other = claimed[folded]
+                line, col = item.document.position(field)
+                message = f"{name!r} is already used by {other.source.shown}"
+                problems.append(Problem(item.source.shown, line, col, ".".join(map(str, field)), message))
+            else:
+                claimed[folded] = item
+        by_id.setdefault(entry.id, item)
+    for item in by_id.values():
+        problems.extend(_dangling_links(item, by_id))
+    if problems:
+        return None, problems
+    backlinks: dict[str, list[Backlink]] = defaultdict(list)
+    for item in by_id.values():
+        for link in item.entry.related:
+            backlinks[link.id].append(Backlink(item.entry, link.why))
+    ordered = tuple(sorted(by_id.values(), key=lambda item: item.entry.id))
+    frozen = {key: tuple(sorted(value, key=lambda link: link.entry.id)) for key, value in backlinks.items()}
+    return Catalog(ordered, vocabulary, by_id, frozen), []
+
+
+def _dangling_links(item: LoadedEntry, by_id: dict[str, LoadedEntry]) -> list[Problem]:
+    problems = []
+    links = [(link.id, ("related", i, "id")) for i, link in enumerate(item.entry.related)]
+    links += [(target, ("diagnose", "explains", i)) for i, target in enumerate(item.entry.diagnose.explains)]
+    for target, field in links:
+        if target not in by_id:
+            line, col = item.document.position(field)
+            problems.append(Problem(item.source.shown, line, col, ".".join(map(str, field)), f"no entry has id {target!r}"))
+    return problems

@@ -1,0 +1,115 @@
+"""Entry files → validated `Entry` models, with every problem located at its file, line and column."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from difflib import get_close_matches
+from typing import get_args
+
+from pydantic import BaseModel, ValidationError
+
+from generator.document import Document, DocumentError, read_document
+from generator.errors import Problem
+from generator.schema import Entry
+from generator.sources import Source
+from generator.vocabulary import Vocabulary
+
+
+@dataclass(frozen=True)
+class LoadedEntry:
+    """A valid entry with where it came from, so later stages can still point at lines."""
+
+    entry: Entry
+    source: Source
+    document: Document
+
+
+def load_entries(sources: list[Source], vocabulary: Vocabulary) -> tuple[list[LoadedEntry], list[Problem]]:
+    """Validate every source independently and return the good ones plus all problems found."""
+    loaded: list[LoadedEntry] = []
+    problems: list[Problem] = []
+    for source in sources:
+        entry, found = load_entry(source, vocabulary)
+        problems.extend(found)
+        if entry is not None:
+            loaded.append(entry)
+    return loaded, problems
+
+
+def load_entry(source: Source, vocabulary: Vocabulary) -> tuple[LoadedEntry | None, list[Problem]]:
+    try:
+        document = read_document(source.path.read_bytes())
+    except DocumentError as error:
+        return None, [Problem(source.shown, error.line, error.col, error.field, error.message)]
+    except OSError as error:
+        return None, [Problem(source.shown, 1, 1, "", f"cannot read file: {error.strerror}")]
+    try:
+        entry = Entry.model_validate(document.data, context={"vocabulary": vocabulary})
+    except ValidationError as error:
+        return None, [_problem(source, document, detail) for detail in error.errors(include_url=False)]
+    problems = _path_problems(source, document, entry)
+    return (None if problems else LoadedEntry(entry, source, document)), problems
+
+
+def _path_problems(source: Source, document: Document, entry: Entry) -> list[Problem]:
+    problems = []
+    if entry.id != source.stem:
+        line, col = document.position(("id",))
+        problems.append(Problem(source.shown, line, col, "id", f"{entry.id!r} must equal the file name {source.stem!r}"))
+    if entry.category != source.category:
+        line, col = document.position(("category",))
+        message = f"{entry.category!r} does not match the folder entries/{source.category}/"
+        problems.append(Problem(source.shown, line, col, "category", message))
+    return problems
+
+
+def _problem(source: Source, document: Document, detail: dict) -> Problem:
+    loc = tuple(part for part in detail["loc"] if not isinstance(part, str) or not part.startswith("function-"))
+    if detail["type"] == "extra_forbidden":
+        line, col = document.position(loc + ("__key__",))
+        message = "unknown field" + _suggestion(loc)
+    else:
+        line, col = document.position(loc)
+        message = _message(detail)
+    return Problem(source.shown, line, col, ".".join(str(part) for part in loc), message)
+
+
+def _message(detail: dict) -> str:
+    """Pydantic's message, made to read well in one line."""
+    message = detail["msg"]
+    if detail["type"] == "missing":
+        return "required field is missing"
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    if detail["type"] == "string_pattern_mismatch" and "pattern" in detail.get("ctx", {}):
+        pattern = detail["ctx"]["pattern"]
+        if "a-z0-9" in pattern:
+            return "must be lowercase ASCII letters and digits joined by single hyphens"
+        return "must be one non-empty line"
+    if detail["type"] == "literal_error":
+        return message.replace("Input should be", "must be")
+    return message[0].lower() + message[1:] if message else message
+
+
+def _suggestion(loc: tuple) -> str:
+    model = Entry
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        annotation = model.model_fields.get(str(part))
+        inner = _model_of(annotation.annotation) if annotation else None
+        if inner is None:
+            return ""
+        model = inner
+    close = get_close_matches(str(loc[-1]), list(model.model_fields), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _model_of(annotation: object) -> type | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        found = _model_of(arg)
+        if found is not None:
+            return found
+    return None

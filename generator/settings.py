@@ -1,0 +1,53 @@
+"""Where everything lives. The one place paths are computed, so tests can point the tool elsewhere."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_URL = "https://github.com/trainwreck-ml/trainwreck"
+SITE_URL = "https://trainwreck-ml.github.io/trainwreck/"
+
+
+@dataclass(frozen=True)
+class Settings:
+    root: Path
+    entries_dir: Path
+    templates_dir: Path
+    docs_dir: Path
+    site_dir: Path
+    repo_url: str = REPO_URL
+    site_url: str = SITE_URL
+
+    @property
+    def vocab_dir(self) -> Path:
+        return self.entries_dir / "_vocab"
+
+    @property
+    def generated_dir(self) -> Path:
+        """Generated Markdown; git-ignored, rewritten by every build, never edited by hand."""
+        return self.docs_dir / "wreck"
+
+    @property
+    def api_dir(self) -> Path:
+        """Machine-readable exports, copied into the site as /api/."""
+        return self.docs_dir / "api"
+
+
+def settings_for(root: Path) -> Settings:
+    root = root.resolve()
+    return Settings(
+        root=root,
+        entries_dir=root / "entries",
+        templates_dir=root / "templates",
+        docs_dir=root / "docs",
+        site_dir=root / "site",
+    )
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above `start` that holds entries/_vocab (the repository root)."""
+    for folder in [start.resolve(), *start.resolve().parents]:
+        if (folder / "entries" / "_vocab").is_dir():
+            return folder
+    return start.resolve()

@@ -1,0 +1,69 @@
+"""The controlled vocabularies in entries/_vocab/: categories, severities, tags, systems.
+
+Each is a YAML mapping of slug → {title, description, ...}. Entries may only use listed slugs,
+and the index pages take their titles and descriptions from here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.document import DocumentError, read_document
+from generator.errors import Problem, ProblemsFound
+
+KINDS = ("categories", "severities", "tags", "systems")
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Term:
+    slug: str
+    title: str
+    description: str
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    kinds: dict[str, dict[str, Term]]
+
+    def terms(self, kind: str) -> dict[str, Term]:
+        return self.kinds[kind]
+
+
+def load_vocabulary(vocab_dir: Path, root: Path) -> Vocabulary:
+    """Read every vocabulary file; raise ProblemsFound listing every malformed term."""
+    problems: list[Problem] = []
+    kinds: dict[str, dict[str, Term]] = {}
+    for kind in KINDS:
+        path = vocab_dir / f"{kind}.yml"
+        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        kinds[kind] = _read_terms(path, shown, problems)
+    if problems:
+        raise ProblemsFound(problems)
+    return Vocabulary(kinds)
+
+
+def _read_terms(path: Path, shown: str, problems: list[Problem]) -> dict[str, Term]:
+    try:
+        document = read_document(path.read_bytes())
+    except FileNotFoundError:
+        problems.append(Problem(shown, 1, 1, "", "vocabulary file is missing"))
+        return {}
+    except DocumentError as error:
+        problems.append(Problem(shown, error.line, error.col, error.field, error.message))
+        return {}
+    terms: dict[str, Term] = {}
+    for slug, spec in document.data.items():
+        line, col = document.position((slug, "__key__"))
+        if not SLUG.match(str(slug)):
+            problems.append(Problem(shown, line, col, str(slug), "slugs are lowercase ASCII words joined by '-'"))
+            continue
+        if not isinstance(spec, dict) or not isinstance(spec.get("title"), str) or not isinstance(spec.get("description"), str):
+            problems.append(Problem(shown, line, col, slug, "each term needs a `title` and a `description` string"))
+            continue
+        extra = {key: value for key, value in spec.items() if key not in ("title", "description")}
+        terms[slug] = Term(slug, spec["title"].strip(), spec["description"].strip(), extra)
+    return terms
