@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
 from generator.catalog import Catalog, build_catalog
 from generator.entries import load_entries
-from generator.errors import ProblemsFound
+from generator.errors import Problem, ProblemsFound
+from generator.fingerprints import canonical_json, compile_fingerprints, example_problems
+from generator.history import last_updated
+from generator.pages import Page, SiteInfo, make_environment, render_pages
 from generator.settings import Settings
 from generator.sources import find_sources
 from generator.vocabulary import load_vocabulary
+from generator.writer import WriteReport, write_output
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    entries: int
+    pages: int
+    write: WriteReport | None
 
 
 def load_catalog(settings: Settings) -> Catalog:
@@ -24,4 +40,53 @@ def load_catalog(settings: Settings) -> Catalog:
     catalog, problems = build_catalog(loaded, vocabulary)
     if problems:
         raise ProblemsFound(problems)
+    # Each entry's diagnose examples against its own fingerprints.
+    problems = example_problems(catalog)
+    if problems:
+        raise ProblemsFound(problems)
     return catalog
+
+
+def build(settings: Settings, *, write: bool = True) -> BuildReport:
+    """Validate everything, render every page in memory, then write them all at once (or not at all)."""
+    # 1. Entries → catalog. Raises with every problem before anything is rendered.
+    catalog = load_catalog(settings)
+    # 2. Catalog → pages, in memory.
+    site = site_info(settings)
+    pages = render_pages(catalog, make_environment(settings.templates_dir), site)
+    pages.append(Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries)) + "\n"))
+    # 3. Hand-written pages from docs/ join the generated ones.
+    pages += static_pages(settings.docs_dir, {page.path for page in pages})
+    if not write:
+        return BuildReport(len(catalog.entries), len(pages), None)
+    # 4. One atomic swap of the whole output folder.
+    return BuildReport(len(catalog.entries), len(pages), write_output(pages, settings.generated_dir))
+
+
+def site_info(settings: Settings) -> SiteInfo:
+    """Site and repository addresses, from the one place they are set: mkdocs.yml."""
+    config = yaml.safe_load(settings.mkdocs_config.read_text(encoding="utf-8")) or {}
+    repo_url = str(config.get("repo_url", "")).rstrip("/")
+    return SiteInfo(
+        repo_url=repo_url,
+        edit_base=f"{repo_url}/edit/main/",
+        site_url=str(config.get("site_url", "")),
+        last_updated=last_updated(settings.root),
+        new_issue_url=f"{repo_url}/issues/new?template=new-failure.yml",
+    )
+
+
+def static_pages(docs_dir: Path, generated: set[str]) -> list[Page]:
+    """Copies of the hand-written files in docs/; a name clash with a generated page is an error."""
+    pages = []
+    for path in sorted(docs_dir.rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            relative = path.relative_to(docs_dir).as_posix()
+            if relative in generated:
+                raise ProblemsFound([_clash(relative)])
+            pages.append(Page(relative, path.read_bytes()))
+    return pages
+
+
+def _clash(relative: str) -> Problem:
+    return Problem(f"docs/{relative}", 1, 1, "", "this hand-written page has the path of a generated page; rename it")

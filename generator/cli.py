@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from generator import __version__
-from generator.build import load_catalog
+from generator.build import build, load_catalog
 from generator.errors import ProblemsFound
 from generator.settings import find_root, settings_for
 
@@ -38,12 +38,30 @@ def _parser() -> argparse.ArgumentParser:
     validate = commands.add_parser("validate", help="check every entry; report all problems with file:line:col")
     validate.add_argument("--format", choices=["text", "github"], default="text", help="github: workflow annotations")
     validate.set_defaults(command=_validate)
+
+    build = commands.add_parser("build", help="validate, then generate the site's pages into build/docs")
+    build.add_argument("--check", action="store_true", help="render everything in memory; write nothing")
+    build.set_defaults(command=_build)
     return parser
 
 
 def _validate(settings, args) -> int:
     catalog = load_catalog(settings)
     print(f"{len(catalog.entries)} entries valid", file=sys.stderr)
+    return 0
+
+
+def _build(settings, args) -> int:
+    report = build(settings, write=not args.check)
+    if report.write is None:
+        print(f"{report.entries} entries, {report.pages} pages rendered; nothing written (--check)", file=sys.stderr)
+    else:
+        done = report.write
+        shown = settings.generated_dir.relative_to(settings.root)
+        print(
+            f"{report.entries} entries → {shown}/: {done.written} written, {done.unchanged} unchanged, {done.removed} removed",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -290,3 +290,8 @@ def template_to_regex(template: str) -> str:
 def escape(literal: str) -> str:
     """Escape a literal with only the escapes both engines accept (re.escape also escapes `#`, `~`...)."""
     return "".join("\\" + char if char in SYNTAX_CHARS else char for char in literal)
+
+
+def literal_length(pattern: str) -> int:
+    """How many literal characters a dialect regex requires at top level: its specificity."""
+    return sum(len(run) for run in _scan(pattern, _Problems()))

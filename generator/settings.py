@@ -5,10 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO_URL = "https://github.com/trainwreck-ml/trainwreck"
-SITE_URL = "https://trainwreck-ml.github.io/trainwreck/"
-
-
 @dataclass(frozen=True)
 class Settings:
     root: Path
@@ -16,8 +12,6 @@ class Settings:
     templates_dir: Path
     docs_dir: Path
     site_dir: Path
-    repo_url: str = REPO_URL
-    site_url: str = SITE_URL
 
     @property
     def vocab_dir(self) -> Path:
@@ -25,13 +19,12 @@ class Settings:
 
     @property
     def generated_dir(self) -> Path:
-        """Generated Markdown; git-ignored, rewritten by every build, never edited by hand."""
-        return self.docs_dir / "wreck"
+        """MkDocs' docs_dir: generated pages plus a copy of docs/. Git-ignored; never edit it."""
+        return self.root / "build" / "docs"
 
     @property
-    def api_dir(self) -> Path:
-        """Machine-readable exports, copied into the site as /api/."""
-        return self.docs_dir / "api"
+    def mkdocs_config(self) -> Path:
+        return self.root / "mkdocs.yml"
 
 
 def settings_for(root: Path) -> Settings:

@@ -1,0 +1,369 @@
+"""Log + FingerprintSet → ranked matches, evidence and the first failing rank.
+
+The browser engine (site_overrides/assets/diagnose/engine.js) follows these steps one for one
+and must produce byte-identical canonical JSON; tests/diagnose/cases holds the proof. Pure: no
+file I/O. `Matcher.feed` takes lines in chunks so a 100 MB log streams in bounded memory.
+
+Steps: decode leniently → split lines (CRLF, progress-bar redraws) → clean each line (ANSI and
+control characters, then timestamp and rank prefixes) → stage 1: find every anchor in the chunk
+→ stage 2: evaluate fingerprints on candidate lines only → group repeats → rank entries.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+RESULT_VERSION = 1
+MAX_LINE = 4_000_000  # characters of one line that are examined; the rest is ignored
+MAX_EVIDENCE_TEXT = 400
+MAX_EVIDENCE_PER_MATCH = 10
+MAX_GROUPS_PER_FINGERPRINT = 50
+MAX_UNMATCHED = 10
+MAX_UNMATCHED_TRACKED = 1000
+NO_TIME = "~"  # sorts after every real time key
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+LINE_SEPARATORS = re.compile("[\u2028\u2029\x85]")
+
+
+def decode_log(raw: bytes) -> str:
+    """Bytes → text, never failing: BOMs honoured, UTF-16 sniffed, invalid bytes replaced."""
+    return "".join(decode_chunks([raw]))
+
+
+def decode_chunks(chunks: Iterable[bytes]) -> Iterator[str]:
+    """Incremental form of decode_log, for streams; the first chunk decides the encoding."""
+    decoder = None
+    for chunk in chunks:
+        if decoder is None:
+            if not chunk:
+                continue
+            encoding, skip = _sniff(chunk)
+            decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+            chunk = chunk[skip:]
+        yield decoder.decode(chunk)
+    if decoder is not None:
+        yield decoder.decode(b"", final=True)
+
+
+def _sniff(head: bytes) -> tuple[str, int]:
+    if head.startswith(b"\xef\xbb\xbf"):
+        return "utf-8", 3
+    if head.startswith(b"\xff\xfe"):
+        return "utf-16-le", 2
+    if head.startswith(b"\xfe\xff"):
+        return "utf-16-be", 2
+    sample = head[:4096]
+    if len(sample) >= 4:
+        half = len(sample) // 2
+        if sample[1::2].count(0) > half * 0.4 and sample[0::2].count(0) < half * 0.1:
+            return "utf-16-le", 0
+        if sample[0::2].count(0) > half * 0.4 and sample[1::2].count(0) < half * 0.1:
+            return "utf-16-be", 0
+    return "utf-8", 0
+
+
+def split_lines(texts: Iterable[str]) -> Iterator[str]:
+    """Physical lines (split on \\n only), from text arriving in pieces."""
+    pending = ""
+    for text in texts:
+        if not text:
+            continue
+        pending += text
+        *complete, pending = pending.split("\n")
+        yield from complete
+    yield pending
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    text: str
+    rank: int | None
+    time: str
+
+
+class LineCleaner:
+    """Turns physical lines into cleaned lines with rank and time; remembers the last time per rank."""
+
+    def __init__(self, prefixes: dict):
+        self.rounds = prefixes["max_rounds"]
+        self.prefixes = [(re.compile(p["regex"], re.ASCII), p["rank"], p["time"]) for p in prefixes["prefixes"]]
+        self.last_time: dict[int | None, str] = {}
+
+    def clean(self, number: int, raw: str) -> Line:
+        text = _visible(raw[:MAX_LINE])
+        rank: int | None = None
+        time: str | None = None
+        for _ in range(self.rounds):
+            for regex, rank_group, time_groups in self.prefixes:
+                found = regex.match(text)
+                if found and found.end() > 0:
+                    if rank_group is not None and rank is None:
+                        rank = int(found.group(rank_group))
+                    if time_groups is not None and time is None:
+                        time = _time_key(found, time_groups)
+                    text = text[found.end() :]
+                    break
+            else:
+                break
+        if time is None:
+            time = self.last_time.get(rank, NO_TIME)
+        else:
+            self.last_time[rank] = time
+        return Line(number, text, rank, time)
+
+
+def _visible(raw: str) -> str:
+    """What a terminal would show: the last redraw after \\r, no escape codes or control characters."""
+    if raw.endswith("\r"):
+        raw = raw[:-1]
+    if "\r" in raw:
+        segments = [segment for segment in raw.split("\r") if segment.strip()]
+        raw = segments[-1] if segments else ""
+    if "\x1b" in raw:
+        raw = ANSI.sub("", raw)
+    raw = CONTROL.sub("", raw)
+    return LINE_SEPARATORS.sub(" ", raw)
+
+
+def _time_key(found: re.Match, groups: list[int]) -> str:
+    parts = [found.group(g) if g else None for g in groups]
+    year, month, day, hour, minute, second, fraction = parts
+    fraction = ((fraction or "") + "000000")[:6]
+    return f"{year or '0000'}-{month or '00'}-{day or '00'}T{hour}:{minute}:{second}.{fraction}"
+
+
+@dataclass
+class Group:
+    """One fingerprint's repeated hits on one cleaned text, across lines and ranks."""
+
+    line: int
+    last_line: int
+    text: str
+    count: int = 0
+    ranks: set[int] = field(default_factory=set)
+    first: tuple[str, int, int | None] = (NO_TIME, 0, None)  # (time, line, rank) of the earliest hit
+
+
+class Matcher:
+    """Feed cleaned lines in chunks; ask for the canonical result at the end."""
+
+    def __init__(self, fingerprint_set: dict):
+        self.set = fingerprint_set
+        self.cleaner = LineCleaner(fingerprint_set["log_prefixes"])
+        self.lines = 0
+        self.groups: dict[tuple[str, int], dict[str, Group]] = {}
+        self.excluded: set[str] = set()
+        self.unmatched: dict[str, list[int]] = {}
+        self.by_anchor: dict[str, list[tuple[dict, dict]]] = {}
+        self.compiled: dict[str, re.Pattern] = {}
+        self.entry_excludes: dict[str, list[str]] = {}
+        for entry in fingerprint_set["entries"]:
+            for fp in entry["fingerprints"]:
+                self.by_anchor.setdefault(fp["anchor"], []).append((entry, fp))
+                if fp["regex"] is not None:
+                    self.compiled[fp["regex"]] = re.compile(fp["regex"], re.ASCII)
+            for literal in entry["exclude"]:
+                self.entry_excludes.setdefault(literal, []).append(entry["id"])
+        self.hints = list(fingerprint_set["error_hints"])
+
+    def feed_text(self, raw_lines: Iterable[str], chunk_lines: int = 20000) -> None:
+        chunk: list[Line] = []
+        for raw in raw_lines:
+            self.lines += 1
+            chunk.append(self.cleaner.clean(self.lines, raw))
+            if len(chunk) >= chunk_lines:
+                self._feed(chunk)
+                chunk = []
+        if chunk:
+            self._feed(chunk)
+
+    def _feed(self, chunk: list[Line]) -> None:
+        joined, starts = _join(chunk)
+        # Stage 1: one pass per distinct literal over the whole chunk.
+        for literal, entry_ids in self.entry_excludes.items():
+            if literal in joined:
+                self.excluded.update(entry_ids)
+        evidence_lines: set[int] = set()
+        for anchor, users in self.by_anchor.items():
+            for index in _lines_containing(joined, starts, anchor):
+                line = chunk[index]
+                # Stage 2: only the fingerprints that share this anchor, only on this line.
+                for entry, fp in users:
+                    if self._hit(fp, line.text):
+                        self._record(entry["id"], fp["index"], line)
+                        evidence_lines.add(index)
+        for hint in self.hints:
+            for index in _lines_containing(joined, starts, hint):
+                if index not in evidence_lines:
+                    self._record_unmatched(chunk[index])
+
+    def _hit(self, fp: dict, text: str) -> bool:
+        if any(literal in text for literal in fp["exclude"]):
+            return False
+        return fp["regex"] is None or self.compiled[fp["regex"]].search(text) is not None
+
+    def _record(self, entry_id: str, index: int, line: Line) -> None:
+        groups = self.groups.setdefault((entry_id, index), {})
+        group = groups.get(line.text)
+        if group is None:
+            if len(groups) >= MAX_GROUPS_PER_FINGERPRINT:
+                return
+            group = groups[line.text] = Group(line.number, line.number, line.text, first=(line.time, line.number, line.rank))
+        group.count += 1
+        group.last_line = line.number
+        if line.rank is not None:
+            group.ranks.add(line.rank)
+        if (line.time, line.number) < group.first[:2]:
+            group.first = (line.time, line.number, line.rank)
+
+    def _record_unmatched(self, line: Line) -> None:
+        seen = self.unmatched.get(line.text)
+        if seen is not None:
+            seen[1] += 1
+        elif len(self.unmatched) < MAX_UNMATCHED_TRACKED:
+            self.unmatched[line.text] = [line.number, 1]
+
+    def result(self) -> dict:
+        matched = [self._match(entry) for entry in self.set["entries"] if entry["id"] not in self.excluded]
+        matched = [match for match in matched if match is not None]
+        explained = {target: [] for match in matched for target in match["explains"]}
+        for match in matched:
+            for target in match["explains"]:
+                explained[target].append(match["id"])
+        for match in matched:
+            match["explained_by"] = sorted(by for by in explained.get(match["id"], []) if by != match["id"])
+            match["role"] = "symptom" if match["explained_by"] else "root"
+        matched.sort(key=_rank_key)
+        evidence_line_texts = {(e["line"], e["text"]) for m in matched for e in m["evidence"]}
+        first_rank = matched[0].pop("_first")[2] if matched else None
+        for match in matched:
+            match.pop("_first", None)
+            match.pop("explains")
+        return {
+            "version": RESULT_VERSION,
+            "fingerprints": self.set["hash"],
+            "lines": self.lines,
+            "confident": bool(matched) and matched[0]["role"] == "root",
+            "matches": matched,
+            "first_failing_rank": first_rank,
+            "unmatched_errors": self._unmatched(evidence_line_texts),
+        }
+
+    def _match(self, entry: dict) -> dict | None:
+        hits = {fp["index"]: list(self.groups.get((entry["id"], fp["index"]), {}).values()) for fp in entry["fingerprints"]}
+        roots = [fp for fp in entry["fingerprints"] if fp["role"] == "root" and hits[fp["index"]]]
+        if not roots:
+            return None
+        if entry["match"] == "all":
+            needed = [fp for fp in entry["fingerprints"] if fp["role"] != "context"]
+            if not all(hits[fp["index"]] for fp in needed):
+                return None
+        root_groups = [group for fp in roots for group in hits[fp["index"]]]
+        first = min(group.first for group in root_groups)
+        evidence = [
+            _evidence(fp, group)
+            for fp in entry["fingerprints"]
+            for group in hits[fp["index"]]
+        ]
+        evidence.sort(key=lambda item: (item["line"], item["fingerprint"]))
+        return {
+            "id": entry["id"],
+            "title": entry["title"],
+            "url": entry["url"],
+            "explains": entry["explains"],
+            "score": {
+                "priority": entry["priority"],
+                "specificity": max(fp["specificity"] for fp in roots),
+                "first_line": min(group.line for group in root_groups),
+                "root_hits": sum(group.count for group in root_groups),
+                "fingerprints_hit": sum(1 for groups in hits.values() if groups),
+                "fingerprints_total": len(entry["fingerprints"]),
+            },
+            "evidence": evidence[:MAX_EVIDENCE_PER_MATCH],
+            "more_evidence": max(0, len(evidence) - MAX_EVIDENCE_PER_MATCH),
+            "_first": first,
+        }
+
+    def _unmatched(self, evidence: set[tuple[int, str]]) -> list[dict]:
+        items = [
+            {"line": line, "text": _shorten(text, ""), "count": count}
+            for text, (line, count) in self.unmatched.items()
+            if (line, text) not in evidence
+        ]
+        items.sort(key=lambda item: item["line"])
+        return items[:MAX_UNMATCHED]
+
+
+def _rank_key(match: dict) -> tuple:
+    score = match["score"]
+    return (
+        0 if match["role"] == "root" else 1,
+        -score["priority"],
+        -score["specificity"],
+        score["first_line"],
+        match["id"],
+    )
+
+
+def _evidence(fp: dict, group: Group) -> dict:
+    return {
+        "fingerprint": fp["index"],
+        "role": fp["role"],
+        "line": group.line,
+        "last_line": group.last_line,
+        "text": _shorten(group.text, fp["anchor"]),
+        "count": group.count,
+        "ranks": sorted(group.ranks),
+    }
+
+
+def _shorten(text: str, anchor: str) -> str:
+    """At most MAX_EVIDENCE_TEXT characters, centred near the anchor, marked with … where cut."""
+    if len(text) <= MAX_EVIDENCE_TEXT:
+        return text
+    position = text.find(anchor) if anchor else 0
+    start = max(0, position - 100)
+    end = min(len(text), start + MAX_EVIDENCE_TEXT)
+    return ("…" if start > 0 else "") + text[start:end] + ("…" if end < len(text) else "")
+
+
+def _join(chunk: list[Line]) -> tuple[str, list[int]]:
+    starts = []
+    position = 0
+    for line in chunk:
+        starts.append(position)
+        position += len(line.text) + 1
+    return "\n".join(line.text for line in chunk), starts
+
+
+def _lines_containing(joined: str, starts: list[int], literal: str) -> Iterator[int]:
+    """Indexes of the lines that contain `literal`, each once, in order."""
+    position = joined.find(literal)
+    while position != -1:
+        index = bisect_right(starts, position) - 1
+        yield index
+        following = index + 1
+        if following >= len(starts):
+            return
+        position = joined.find(literal, starts[following])
+
+
+def diagnose_text(text: str, fingerprint_set: dict) -> dict:
+    """The whole pipeline on text already in memory."""
+    matcher = Matcher(fingerprint_set)
+    matcher.feed_text(text.split("\n"))
+    return matcher.result()
+
+
+def diagnose_stream(chunks: Iterable[bytes], fingerprint_set: dict) -> dict:
+    """The whole pipeline on a byte stream, in bounded memory."""
+    matcher = Matcher(fingerprint_set)
+    matcher.feed_text(split_lines(decode_chunks(chunks)))
+    return matcher.result()

@@ -1,0 +1,94 @@
+"""Catalog → FingerprintSet: the one pattern file both diagnose engines read (site/api/fingerprints.json).
+
+Everything an engine needs is precomputed here (regex source, anchor, specificity), so the
+Python and JavaScript engines only follow the same steps; neither interprets the dialect.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from generator import dialect
+from generator.catalog import Catalog
+from generator.diagnose import diagnose_text
+from generator.errors import Problem
+from generator.schema import Entry, Fingerprint
+
+SCHEMA_VERSION = 1
+ERROR_HINTS_FILE = Path(__file__).with_name("error_hints.json")
+LOG_PREFIXES_FILE = Path(__file__).with_name("log_prefixes.json")
+
+
+def compile_fingerprints(entries: list[Entry]) -> dict:
+    """The fingerprint set as plain data, entries sorted by id, with a hash of its content."""
+    body = {
+        "schema_version": SCHEMA_VERSION,
+        "error_hints": json.loads(ERROR_HINTS_FILE.read_text(encoding="utf-8")),
+        "log_prefixes": json.loads(LOG_PREFIXES_FILE.read_text(encoding="utf-8")),
+        "entries": [_entry(entry) for entry in sorted(entries, key=lambda entry: entry.id)],
+    }
+    digest = hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+    return {**body, "hash": digest[:16]}
+
+
+def _entry(entry: Entry) -> dict:
+    diagnose = entry.diagnose
+    return {
+        "id": entry.id,
+        "title": entry.title,
+        "url": f"entries/{entry.id}/",
+        "match": diagnose.match,
+        "priority": diagnose.priority,
+        "explains": sorted(diagnose.explains),
+        "exclude": list(diagnose.exclude),
+        "fingerprints": [_fingerprint(index, fp) for index, fp in enumerate(diagnose.fingerprints)],
+    }
+
+
+def _fingerprint(index: int, fp: Fingerprint) -> dict:
+    if fp.kind == "contains":
+        anchor, regex, specificity = fp.contains, None, len(fp.contains)
+    elif fp.kind == "template":
+        anchor = dialect.template_anchor(fp.template)
+        regex = dialect.template_to_regex(fp.template)
+        specificity = len(dialect.HOLE.sub("", fp.template))
+    else:
+        anchor, regex, specificity = fp.anchor, fp.regex, dialect.literal_length(fp.regex)
+    return {
+        "index": index,
+        "kind": fp.kind,
+        "pattern": fp.pattern,
+        "role": fp.role,
+        "anchor": anchor,
+        "regex": regex,
+        "exclude": list(fp.exclude),
+        "specificity": specificity,
+    }
+
+
+def example_problems(catalog: Catalog) -> list[Problem]:
+    """Each entry's own examples must agree with its own fingerprints: `match` matches, `no_match` does not."""
+    problems = []
+    for item in catalog.loaded:
+        entry = item.entry
+        alone = compile_fingerprints([entry])
+        cases = [("match", text, True) for text in entry.diagnose.examples.match]
+        cases += [("no_match", text, False) for text in entry.diagnose.examples.no_match]
+        counters = {"match": 0, "no_match": 0}
+        for kind, text, expected in cases:
+            index = counters[kind]
+            counters[kind] += 1
+            found = any(match["id"] == entry.id for match in diagnose_text(text, alone)["matches"])
+            if found != expected:
+                field = ("diagnose", "examples", kind, index)
+                line, col = item.document.position(field)
+                message = "no fingerprint matches this example" if expected else "the fingerprints match this near-miss"
+                problems.append(Problem(item.source.shown, line, col, ".".join(map(str, field)), message))
+    return problems
+
+
+def canonical_json(data: object) -> str:
+    """The exact bytes both engines produce: sorted keys, no spaces, non-ASCII kept."""
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

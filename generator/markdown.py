@@ -1,0 +1,111 @@
+"""Make untrusted entry text safe to drop into generated Markdown.
+
+Entry fields are Markdown written by strangers. Python-Markdown passes raw HTML through and
+attr_list turns `{...}` into HTML attributes, so before a field reaches a page: raw HTML is
+escaped, `{` cannot open an attribute list, links may only use http(s) or relative targets,
+and block syntax that would escape the field's section (headings, admonitions, tabs, unbalanced
+code fences) is neutralised. Code spans and fenced code keep their text exactly.
+"""
+
+from __future__ import annotations
+
+import re
+
+FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})", re.MULTILINE)
+CODE_SPAN = re.compile(r"(`+)(?:.+?)(?<!`)\1(?!`)", re.DOTALL)
+LINK_TARGET = re.compile(r"\]\(\s*<?\s*([A-Za-z][A-Za-z0-9+.-]*):")
+REFERENCE_DEFINITION = re.compile(r"^( {0,3})\[([^\]]*)\]:", re.MULTILINE)
+BLOCK_OPENERS = re.compile(r"^( {0,3})(#|={3}|!{3}|\?{3}|-{3,}[ \t]*$|\*{3}|\+{3})", re.MULTILINE)
+SAFE_SCHEMES = {"http", "https"}
+
+
+def inline(text: str) -> str:
+    """One-line Markdown: newlines become spaces, so nothing can start a new block."""
+    return _escape_prose(" ".join(text.split()), block=False)
+
+
+def block(text: str) -> str:
+    """Multi-paragraph Markdown (lists, code fences); headings and section-breaking syntax neutralised."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    parts = _split_fences(text)
+    out = []
+    for is_code, part in parts:
+        out.append(part if is_code else _escape_prose(part, block=True))
+    return "".join(out)
+
+
+def code_span(text: str) -> str:
+    """Verbatim text as an inline code span, whatever backticks it contains."""
+    text = " ".join(text.split("\n"))
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    padded = f" {text} " if text.startswith("`") or text.endswith("`") or longest else text
+    return f"{fence}{padded}{fence}"
+
+
+def table_cell(markdown: str) -> str:
+    """Markdown that stays inside one table cell: no newlines, pipes escaped outside code spans."""
+    pieces = []
+    position = 0
+    for span in CODE_SPAN.finditer(markdown):
+        pieces.append(markdown[position : span.start()].replace("|", "\\|"))
+        pieces.append(span.group(0))
+        position = span.end()
+    pieces.append(markdown[position:].replace("|", "\\|"))
+    return " ".join("".join(pieces).split())
+
+
+def fence(code: str, language: str = "") -> str:
+    """A fenced code block that no backtick run inside `code` can close early."""
+    longest = max((len(run) for run in re.findall(r"`{3,}", code)), default=2)
+    marker = "`" * (longest + 1)
+    return f"{marker}{language}\n{code.rstrip()}\n{marker}"
+
+
+def _split_fences(text: str) -> list[tuple[bool, str]]:
+    """Split into (is_code, text) parts at balanced fences; an unclosed fence is treated as prose."""
+    parts: list[tuple[bool, str]] = []
+    position = 0
+    while True:
+        opening = FENCE.search(text, position)
+        if opening is None:
+            break
+        marker = opening.group(2)
+        closing = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$", re.MULTILINE)
+        line_end = text.find("\n", opening.end())
+        close = closing.search(text, line_end + 1) if line_end != -1 else None
+        if close is None:
+            break
+        parts.append((False, text[position : opening.start()]))
+        parts.append((True, text[opening.start() : close.end()]))
+        position = close.end()
+    parts.append((False, text[position:]))
+    return parts
+
+
+def _escape_prose(text: str, block: bool) -> str:
+    pieces = []
+    position = 0
+    for span in CODE_SPAN.finditer(text):
+        pieces.append(_escape_plain(text[position : span.start()], block))
+        pieces.append(span.group(0))
+        position = span.end()
+    pieces.append(_escape_plain(text[position:], block))
+    return "".join(pieces)
+
+
+def _escape_plain(text: str, block: bool) -> str:
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace("{", "&#123;").replace("`", "&#96;")
+    text = LINK_TARGET.sub(_neutralise_link, text)
+    text = REFERENCE_DEFINITION.sub(r"\1\\[\2]:", text)
+    if block:
+        text = BLOCK_OPENERS.sub(lambda match: match.group(1) + "\\" + match.group(2), text)
+    elif text.lstrip().startswith(("#", "=", "!!!", "???", "-", "+", "*", ">")) or re.match(r"\s*\d+[.)]\s", text):
+        text = "\\" + text.lstrip()
+    return text
+
+
+def _neutralise_link(match: re.Match) -> str:
+    if match.group(1).lower() in SAFE_SCHEMES:
+        return match.group(0)
+    return "]\\(" + match.group(0)[2:]

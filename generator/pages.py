@@ -1,0 +1,240 @@
+"""Catalog → pages in memory: Markdown for MkDocs, static redirects, and JSON/CSV exports.
+
+One small function per page kind, all listed in PAGE_KINDS. Nothing here touches the disk
+except reading templates; the writer decides what reaches it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from jinja2 import FileSystemLoader, StrictUndefined
+from jinja2.sandbox import SandboxedEnvironment
+
+from generator import markdown
+from generator.catalog import Catalog
+from generator.faq import a_an, faq_for
+from generator.jsonschema import schema_text
+from generator.schema import Entry
+
+ENTRY_DIR = "entries"
+INDEX_KINDS = {
+    # vocabulary kind → (url folder, catalog query, page heading prefix)
+    "categories": ("categories", "in_category", "Category"),
+    "tags": ("tags", "tagged", "Tag"),
+    "systems": ("systems", "affecting", "Affected system"),
+    "severities": ("severity", "with_severity", "Severity"),
+}
+NEWEST_ON_HOME = 10
+
+
+@dataclass(frozen=True)
+class Page:
+    """One output file: its path under the generated docs folder and its full content."""
+
+    path: str
+    content: str | bytes
+
+
+@dataclass(frozen=True)
+class SiteInfo:
+    """What pages need to know about the site and repository (from mkdocs.yml and git)."""
+
+    repo_url: str
+    edit_base: str
+    site_url: str
+    last_updated: dict[str, str]
+    new_issue_url: str
+
+
+def make_environment(templates_dir: Path) -> SandboxedEnvironment:
+    """Templates run sandboxed; entry text reaches them only as values, never as template source."""
+    env = SandboxedEnvironment(
+        loader=FileSystemLoader(str(templates_dir)),
+        undefined=StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(
+        inline=markdown.inline,
+        block=markdown.block,
+        code=markdown.code_span,
+        cell=markdown.table_cell,
+        fence=markdown.fence,
+        a_an=a_an,
+        front_matter=front_matter,
+        jsonattr=lambda value: json.dumps(value, ensure_ascii=False, sort_keys=True),
+    )
+    return env
+
+
+def render_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -> list[Page]:
+    """Every generated page and export, sorted by path."""
+    pages: list[Page] = []
+    for kind in PAGE_KINDS:
+        pages.extend(kind(catalog, env, site))
+    return sorted(pages, key=lambda page: page.path)
+
+
+def entry_url(entry_id: str) -> str:
+    """Site-relative URL of an entry page (directory URLs)."""
+    return f"{ENTRY_DIR}/{entry_id}/"
+
+
+def entry_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -> list[Page]:
+    template = env.get_template("entry.md.j2")
+    vocabulary = catalog.vocabulary
+    pages = []
+    for entry in catalog.entries:
+        source = catalog.source_of(entry.id).source
+        faq = faq_for(entry, catalog)
+        context = {
+            "entry": entry,
+            "category": vocabulary.terms("categories")[entry.category],
+            "severity": vocabulary.terms("severities")[entry.severity],
+            "tags": [vocabulary.terms("tags")[tag] for tag in entry.tags],
+            "systems": [vocabulary.terms("systems")[system] for system in entry.affected.systems],
+            "system_titles": {slug: term.title for slug, term in vocabulary.terms("systems").items()},
+            "related": catalog.related(entry),
+            "backlinks": catalog.backlinks(entry),
+            "faq": faq,
+            "edit_url": f"{site.edit_base}{source.shown}",
+            "source_path": source.shown,
+            "last_updated": site.last_updated.get(source.shown, entry.created.isoformat()),
+            "meta": {
+                "title": entry.title,
+                "description": " ".join(entry.summary.split())[:300],
+                "jsonld": faq_jsonld(faq),
+            },
+        }
+        pages.append(Page(f"{ENTRY_DIR}/{entry.id}.md", template.render(context)))
+    return pages
+
+
+def redirect_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -> list[Page]:
+    """An old id keeps working: entries/<alias>/index.html sends the browser to the current page."""
+    template = env.get_template("redirect.html.j2")
+    pages = []
+    for entry in catalog.entries:
+        for alias in entry.aliases:
+            target = f"../{entry.id}/"
+            pages.append(Page(f"{ENTRY_DIR}/{alias}/index.html", template.render(target=target, entry=entry)))
+    return pages
+
+
+def index_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -> list[Page]:
+    """One page per category, tag, affected system and severity, plus one overview per kind."""
+    template = env.get_template("index.md.j2")
+    overview = env.get_template("overview.md.j2")
+    pages = []
+    for kind, (folder, query, heading) in INDEX_KINDS.items():
+        terms = catalog.vocabulary.terms(kind)
+        rows = []
+        for slug, term in terms.items():
+            entries = _by_severity_then_title(getattr(catalog, query)(slug), catalog)
+            if not entries and kind != "categories":
+                continue
+            rows.append((term, len(entries)))
+            context = {"term": term, "heading": heading, "entries": entries, "catalog": catalog, "depth": 2}
+            pages.append(Page(f"{folder}/{slug}.md", template.render(context)))
+        pages.append(Page(f"{folder}/index.md", overview.render(kind=kind, folder=folder, heading=heading, rows=rows)))
+    return pages
+
+
+def listing_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -> list[Page]:
+    """Home and the all-entries table."""
+    context = {
+        "catalog": catalog,
+        "entries": sorted(catalog.entries, key=lambda entry: entry.title.casefold()),
+        "newest": catalog.newest(NEWEST_ON_HOME),
+        "categories": [(term, len(catalog.in_category(slug))) for slug, term in catalog.vocabulary.terms("categories").items()],
+        "systems": sorted(
+            {system for entry in catalog.entries for system in entry.affected.systems},
+            key=lambda slug: catalog.vocabulary.terms("systems")[slug].title.casefold(),
+        ),
+        "system_terms": catalog.vocabulary.terms("systems"),
+        "new_issue_url": site.new_issue_url,
+    }
+    return [
+        Page("index.md", env.get_template("home.md.j2").render(context)),
+        Page("all.md", env.get_template("all.md.j2").render(context)),
+    ]
+
+
+def export_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -> list[Page]:
+    """Machine-readable copies under api/: all entries, one file per entry, and a CSV."""
+    records = [entry_record(entry) for entry in catalog.entries]
+    pages = [Page("api/entries.json", to_json({"count": len(records), "entries": records}))]
+    for entry in catalog.entries:
+        full = json.loads(entry.model_dump_json())
+        full["url"] = entry_url(entry.id)
+        pages.append(Page(f"api/entries/{entry.id}.json", to_json(full)))
+    pages.append(Page("api/entries.csv", _csv(records)))
+    pages.append(Page("api/entry.schema.json", schema_text(catalog.vocabulary)))
+    return pages
+
+
+def entry_record(entry: Entry) -> dict:
+    """The summary of one entry that listings and entries.json share."""
+    return {
+        "id": entry.id,
+        "title": entry.title,
+        "category": entry.category,
+        "severity": entry.severity,
+        "status": entry.status,
+        "tags": list(entry.tags),
+        "systems": list(entry.affected.systems),
+        "url": entry_url(entry.id),
+        "created": entry.created.isoformat(),
+    }
+
+
+def to_json(data: object) -> str:
+    """Stable bytes: sorted keys, no trailing spaces, one final newline."""
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+
+
+def _csv(records: list[dict]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["id", "title", "category", "severity", "status", "tags", "systems", "url", "created"])
+    for record in records:
+        row = [record[key] for key in ("id", "title", "category", "severity", "status")]
+        row += [" ".join(record["tags"]), " ".join(record["systems"]), record["url"], record["created"]]
+        writer.writerow([_csv_safe(str(value)) for value in row])
+    return buffer.getvalue()
+
+
+def _csv_safe(value: str) -> str:
+    """A cell starting with = + - @ is a formula in spreadsheets; prefix it so it stays text."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
+
+
+def _by_severity_then_title(entries: list[Entry], catalog: Catalog) -> list[Entry]:
+    order = list(catalog.vocabulary.terms("severities"))
+    return sorted(entries, key=lambda entry: (order.index(entry.severity), entry.title.casefold()))
+
+
+def faq_jsonld(faq: list) -> dict:
+    """schema.org FAQPage data for the page head; the theme serialises it with tojson."""
+    questions = [
+        {"@type": "Question", "name": item.question, "acceptedAnswer": {"@type": "Answer", "text": item.plain}}
+        for item in faq
+    ]
+    return {"@context": "https://schema.org", "@type": "FAQPage", "mainEntity": questions}
+
+
+def front_matter(meta: dict) -> str:
+    """YAML front matter through a real dumper, so no title can break the page header."""
+    return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=True, width=1000) + "---\n"
+
+
+PAGE_KINDS = (entry_pages, redirect_pages, index_pages, listing_pages, export_pages)

@@ -1,0 +1,88 @@
+"""Pages → files on disk, all or nothing.
+
+The new output is assembled in a staging folder beside the old one: unchanged files are
+hard-linked (same inode, same mtime, so `mkdocs serve --dirty` skips them), changed ones written.
+Only then is the staging folder swapped in. A run that fails or is killed before the swap leaves
+the previous output untouched; a run that changes nothing writes nothing at all.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from generator.pages import Page
+
+
+class UnsafePath(ValueError):
+    """A page path that would land outside the output folder, or collide with another page."""
+
+
+@dataclass(frozen=True)
+class WriteReport:
+    written: int
+    unchanged: int
+    removed: int
+
+
+def write_output(pages: list[Page], out_dir: Path) -> WriteReport:
+    """Make out_dir hold exactly these pages; return how many files were written, kept, removed."""
+    wanted = {_checked_path(page.path): _bytes(page) for page in pages}
+    if len(wanted) != len(pages):
+        raise UnsafePath("two pages have the same path")
+    existing = _existing_files(out_dir)
+    changed = {path for path, data in wanted.items() if not _same(out_dir, path, data, existing)}
+    stale = sorted(set(existing) - set(wanted))
+    if not changed and not stale:
+        return WriteReport(written=0, unchanged=len(wanted), removed=0)
+    staging = out_dir.with_name(f".{out_dir.name}.staging-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        for path, data in wanted.items():
+            target = staging / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if path in changed:
+                target.write_bytes(data)
+            else:
+                os.link(out_dir / path, target)
+        _swap(staging, out_dir)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return WriteReport(written=len(changed), unchanged=len(wanted) - len(changed), removed=len(stale))
+
+
+def _checked_path(path: str) -> str:
+    pure = PurePosixPath(path)
+    if pure.is_absolute() or ".." in pure.parts or "\\" in path or not pure.parts or str(pure) != path:
+        raise UnsafePath(f"refusing to write {path!r}: outside the output folder or not normalised")
+    return path
+
+
+def _bytes(page: Page) -> bytes:
+    return page.content if isinstance(page.content, bytes) else page.content.encode("utf-8")
+
+
+def _existing_files(out_dir: Path) -> dict[str, int]:
+    if not out_dir.is_dir():
+        return {}
+    files = {}
+    for folder, _, names in os.walk(out_dir):
+        for name in names:
+            full = Path(folder) / name
+            files[full.relative_to(out_dir).as_posix()] = full.stat().st_size
+    return files
+
+
+def _same(out_dir: Path, path: str, data: bytes, existing: dict[str, int]) -> bool:
+    """Cheap size check first; read the old file only when sizes agree."""
+    return existing.get(path) == len(data) and (out_dir / path).read_bytes() == data
+
+
+def _swap(staging: Path, out_dir: Path) -> None:
+    retired = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
+    if out_dir.exists():
+        os.replace(out_dir, retired)
+    os.replace(staging, out_dir)
+    shutil.rmtree(retired, ignore_errors=True)
