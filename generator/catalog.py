@@ -33,6 +33,12 @@ class Catalog:
     def get(self, entry_id: str) -> Entry:
         return self._by_id[entry_id].entry
 
+    def find(self, name: str) -> Entry | None:
+        """An entry by id or by one of its former ids (aliases)."""
+        if name in self._by_id:
+            return self._by_id[name].entry
+        return next((entry for entry in self.entries if name in entry.aliases), None)
+
     def source_of(self, entry_id: str) -> LoadedEntry:
         return self._by_id[entry_id]
 

@@ -6,18 +6,35 @@ Exit codes: 0 success, 1 a finding (invalid entries, no confident match), 2 misu
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
-from generator import __version__
-from generator.build import build, load_catalog
+from generator import __version__, report
+from generator.build import build, load_catalog, site_info
+from generator.diagnose import diagnose_stream
 from generator.errors import ProblemsFound
-from generator.settings import find_root, settings_for
+from generator.fingerprints import canonical_json, compile_fingerprints
+from generator.jsonschema import schema_text
+from generator.pages import entry_record
+from generator.scaffold import ScaffoldError, write_scaffold
+from generator.settings import Settings, find_root, settings_for
+
+CHUNK = 1 << 20
+
+
+class Misuse(Exception):
+    """Wrong arguments or a missing input file: exit 2."""
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return 2
@@ -27,6 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     except ProblemsFound as found:
         _report(found, getattr(args, "format", "text"))
         return 1
+    except Misuse as error:
+        print(f"trainwreck: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,34 +57,117 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--root", help="repository root (default: the nearest folder holding entries/_vocab)")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    validate = commands.add_parser("validate", help="check every entry; report all problems with file:line:col")
+    validate = commands.add_parser("validate", help="check every entry; report all problems as path:line:col")
     validate.add_argument("--format", choices=["text", "github"], default="text", help="github: workflow annotations")
     validate.set_defaults(command=_validate)
 
-    build = commands.add_parser("build", help="validate, then generate the site's pages into build/docs")
-    build.add_argument("--check", action="store_true", help="render everything in memory; write nothing")
-    build.set_defaults(command=_build)
+    build_ = commands.add_parser("build", help="validate, then generate the site's pages into build/docs")
+    build_.add_argument("--check", action="store_true", help="render everything in memory; write nothing")
+    build_.add_argument("--format", choices=["text", "github"], default="text", help="github: workflow annotations")
+    build_.set_defaults(command=_build)
+
+    new = commands.add_parser("new", help="write a skeleton entry that validates once its placeholders are filled")
+    new.add_argument("id", help="the new entry's id, e.g. nccl-timeout-after-oom")
+    new.add_argument("--category", required=True, help="a category from entries/_vocab/categories.yml")
+    new.set_defaults(command=_new)
+
+    diagnose = commands.add_parser("diagnose", help="match a training log against every entry's fingerprints")
+    diagnose.add_argument("log", help="log file, or - for standard input")
+    diagnose.add_argument("--json", action="store_true", help="print the canonical JSON result")
+    diagnose.add_argument("--fingerprints", type=Path, help="use this fingerprints.json instead of entries/")
+    diagnose.set_defaults(command=_diagnose)
+
+    explain = commands.add_parser("explain", help="print an entry in the terminal")
+    explain.add_argument("id", help="an entry id or alias")
+    explain.set_defaults(command=_explain)
+
+    export = commands.add_parser("export", help="print machine-readable data to standard output")
+    export.add_argument("what", choices=["entries", "fingerprints", "schema"], help="what to export")
+    export.set_defaults(command=_export)
     return parser
 
 
-def _validate(settings, args) -> int:
+def _validate(settings: Settings, args) -> int:
     catalog = load_catalog(settings)
     print(f"{len(catalog.entries)} entries valid", file=sys.stderr)
     return 0
 
 
-def _build(settings, args) -> int:
-    report = build(settings, write=not args.check)
-    if report.write is None:
-        print(f"{report.entries} entries, {report.pages} pages rendered; nothing written (--check)", file=sys.stderr)
-    else:
-        done = report.write
-        shown = settings.generated_dir.relative_to(settings.root)
-        print(
-            f"{report.entries} entries → {shown}/: {done.written} written, {done.unchanged} unchanged, {done.removed} removed",
-            file=sys.stderr,
-        )
+def _build(settings: Settings, args) -> int:
+    result = build(settings, write=not args.check)
+    if result.write is None:
+        print(f"{result.entries} entries, {result.pages} pages rendered; nothing written (--check)", file=sys.stderr)
+        return 0
+    done = result.write
+    shown = settings.generated_dir.relative_to(settings.root)
+    counts = f"{done.written} written, {done.unchanged} unchanged, {done.removed} removed"
+    print(f"{result.entries} entries → {shown}/: {counts}", file=sys.stderr)
     return 0
+
+
+def _new(settings: Settings, args) -> int:
+    catalog = load_catalog(settings)
+    try:
+        path = write_scaffold(settings, catalog, args.id, args.category)
+    except ScaffoldError as error:
+        raise Misuse(str(error)) from None
+    print(f"wrote {path.relative_to(settings.root).as_posix()}; fill in every TODO, then run: trainwreck validate")
+    return 0
+
+
+def _diagnose(settings: Settings, args) -> int:
+    fingerprint_set = _fingerprint_set(settings, args.fingerprints)
+    if args.log == "-":
+        result = diagnose_stream(_chunks(sys.stdin.buffer), fingerprint_set)
+    else:
+        path = Path(args.log)
+        if not path.is_file():
+            raise Misuse(f"{args.log}: no such file")
+        with path.open("rb") as stream:
+            result = diagnose_stream(_chunks(stream), fingerprint_set)
+    site = site_info(settings)
+    if args.json:
+        sys.stdout.write(canonical_json(result) + "\n")
+    else:
+        sys.stdout.write(report.diagnosis_text(result, site.site_url, site.new_issue_url))
+    return 0 if result["confident"] else 1
+
+
+def _explain(settings: Settings, args) -> int:
+    catalog = load_catalog(settings)
+    entry = catalog.find(args.id)
+    if entry is None:
+        site = site_info(settings)
+        print(f"trainwreck: no entry {args.id!r}. Report it: {site.new_issue_url}", file=sys.stderr)
+        return 1
+    sys.stdout.write(report.entry_text(entry, catalog, site_info(settings).site_url))
+    return 0
+
+
+def _export(settings: Settings, args) -> int:
+    catalog = load_catalog(settings)
+    if args.what == "fingerprints":
+        sys.stdout.write(canonical_json(compile_fingerprints(catalog.entries)) + "\n")
+    elif args.what == "schema":
+        sys.stdout.write(schema_text(catalog.vocabulary))
+    else:
+        records = [entry_record(entry) for entry in catalog.entries]
+        sys.stdout.write(json.dumps({"count": len(records), "entries": records}, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+def _fingerprint_set(settings: Settings, path: Path | None) -> dict:
+    if path is None:
+        return compile_fingerprints(load_catalog(settings).entries)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise Misuse(f"{path}: cannot read fingerprints ({error})") from None
+
+
+def _chunks(stream: BinaryIO) -> Iterator[bytes]:
+    while chunk := stream.read(CHUNK):
+        yield chunk
 
 
 def _report(found: ProblemsFound, style: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from difflib import get_close_matches
 from typing import get_args
@@ -13,6 +14,8 @@ from generator.errors import Problem
 from generator.schema import Entry
 from generator.sources import Source
 from generator.vocabulary import Vocabulary
+
+PLACEHOLDER = re.compile(r"^TODO\b|\bTODO:|/TODO\b|^TODO-")
 
 
 @dataclass(frozen=True)
@@ -43,12 +46,31 @@ def load_entry(source: Source, vocabulary: Vocabulary) -> tuple[LoadedEntry | No
         return None, [Problem(source.shown, error.line, error.col, error.field, error.message)]
     except OSError as error:
         return None, [Problem(source.shown, 1, 1, "", f"cannot read file: {error.strerror}")]
+    placeholders = [
+        Problem(source.shown, *document.position(loc), _dotted(loc), "placeholder from `trainwreck new` is not filled in")
+        for loc in _placeholders(document.data, ())
+    ]
     try:
         entry = Entry.model_validate(document.data, context={"vocabulary": vocabulary})
     except ValidationError as error:
-        return None, [_problem(source, document, detail) for detail in error.errors(include_url=False)]
-    problems = _path_problems(source, document, entry)
+        return None, placeholders + [_problem(source, document, detail) for detail in error.errors(include_url=False)]
+    problems = placeholders + _path_problems(source, document, entry)
     return (None if problems else LoadedEntry(entry, source, document)), problems
+
+
+def _placeholders(data: object, loc: tuple) -> list[tuple]:
+    """Where the scaffold's TODO markers are still present."""
+    if isinstance(data, dict):
+        return [found for key, value in data.items() for found in _placeholders(value, (*loc, key))]
+    if isinstance(data, list):
+        return [found for index, value in enumerate(data) for found in _placeholders(value, (*loc, index))]
+    if isinstance(data, str) and PLACEHOLDER.search(data):
+        return [loc]
+    return []
+
+
+def _dotted(loc: tuple) -> str:
+    return ".".join(str(part) for part in loc)
 
 
 def _path_problems(source: Source, document: Document, entry: Entry) -> list[Problem]:
@@ -71,7 +93,7 @@ def _problem(source: Source, document: Document, detail: dict) -> Problem:
     else:
         line, col = document.position(loc)
         message = _message(detail)
-    return Problem(source.shown, line, col, ".".join(str(part) for part in loc), message)
+    return Problem(source.shown, line, col, _dotted(loc), message)
 
 
 def _message(detail: dict) -> str:

@@ -1,0 +1,127 @@
+"""Plain-text views for the terminal: a diagnosis (`trainwreck diagnose`) and an entry (`trainwreck explain`)."""
+
+from __future__ import annotations
+
+import textwrap
+from urllib.parse import urlencode
+
+from generator.catalog import Catalog
+from generator.schema import Entry
+
+WIDTH = 100
+
+
+def diagnosis_text(result: dict, site_url: str, new_issue_url: str) -> str:
+    lines: list[str] = []
+    matches = result["matches"]
+    if result["confident"]:
+        lines.append(f"{len(matches)} matching {'entry' if len(matches) == 1 else 'entries'}, best first:")
+    else:
+        lines.append("No confident match." + (" Possible symptoms only:" if matches else ""))
+    for number, match in enumerate(matches, 1):
+        lines.append("")
+        lines.append(f"{number}. {match['title']}")
+        lines.append(f"   {site_url}{match['url']}")
+        lines.append(f"   why: {_why(match)}")
+        for item in match["evidence"]:
+            lines.append(f"   line {item['line']}: {_clip(item['text'])}")
+            lines.append(f"      {item['role']} fingerprint #{item['fingerprint']}{_repeats(item)}")
+        if match["more_evidence"]:
+            lines.append(f"   … and {match['more_evidence']} more evidence group(s) (see --json)")
+    if result["first_failing_rank"] is not None:
+        lines.append("")
+        lines.append(f"First failing rank: {result['first_failing_rank']}")
+    if not result["confident"]:
+        lines.extend(_unmatched(result, new_issue_url))
+    lines.append("")
+    return "\n".join(lines)
+
+
+def report_url(new_issue_url: str, result: dict) -> str:
+    """A 'report a new failure' link prefilled with the first error line (only what the user sees)."""
+    first = result["unmatched_errors"][0]["text"][:200] if result["unmatched_errors"] else ""
+    query = urlencode({"title": f"New failure: {first[:80]}" if first else "New failure", "error": first})
+    return f"{new_issue_url}&{query}"
+
+
+def _why(match: dict) -> str:
+    score = match["score"]
+    parts = []
+    if match["role"] == "symptom":
+        parts.append(f"a symptom, explained by {', '.join(match['explained_by'])}")
+    else:
+        parts.append("root cause")
+    if score["priority"]:
+        parts.append(f"priority {score['priority']}")
+    parts.append(f"specificity {score['specificity']}")
+    parts.append(f"first seen on line {score['first_line']}")
+    parts.append(f"{score['fingerprints_hit']} of {score['fingerprints_total']} fingerprints")
+    return "; ".join(parts)
+
+
+def _repeats(item: dict) -> str:
+    text = ""
+    if item["count"] > 1:
+        text += f", {item['count']} times (lines {item['line']}–{item['last_line']})"
+    if item["ranks"]:
+        label = "rank" if len(item["ranks"]) == 1 else "ranks"
+        text += f", {label} {', '.join(map(str, item['ranks']))}"
+    return text
+
+
+def _unmatched(result: dict, new_issue_url: str) -> list[str]:
+    lines = [""]
+    if result["unmatched_errors"]:
+        lines.append("Error-looking lines that matched no entry:")
+        for item in result["unmatched_errors"]:
+            repeat = f" (×{item['count']})" if item["count"] > 1 else ""
+            lines.append(f"  line {item['line']}: {_clip(item['text'])}{repeat}")
+    else:
+        lines.append("No error-looking lines were found.")
+    lines.append("")
+    lines.append(f"Not in the encyclopedia yet? Report it: {report_url(new_issue_url, result)}")
+    return lines
+
+
+def _clip(text: str, width: int = 160) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def entry_text(entry: Entry, catalog: Catalog, site_url: str) -> str:
+    vocabulary = catalog.vocabulary
+    out: list[str] = [entry.title, "=" * min(len(entry.title), WIDTH)]
+    meta = [
+        vocabulary.terms("categories")[entry.category].title,
+        f"{entry.severity} severity",
+        entry.status,
+        " ".join(f"#{tag}" for tag in entry.tags),
+    ]
+    out += [" · ".join(meta), f"{site_url}entries/{entry.id}/", ""]
+    out += _wrap(entry.summary)
+    out += _section("Root cause", _wrap(entry.root_cause))
+    out += _section("Fix", _wrap(entry.fix.summary) + _numbered([s.step for s in entry.fix.steps], entry.fix.steps))
+    out += _section("Symptoms", [f"- {s.text}" for s in entry.symptoms])
+    out += _section("How to confirm", _numbered([c.step for c in entry.confirm], entry.confirm))
+    refs = [f"- {ref.title}\n  {ref.url}" for ref in entry.references]
+    out += _section("References", refs)
+    if entry.related:
+        out += _section("Related", [f"- {link.id}: {link.why}" for link in entry.related])
+    out.append("")
+    return "\n".join(out)
+
+
+def _section(title: str, body: list[str]) -> list[str]:
+    return ["", title, "-" * len(title), *body]
+
+
+def _wrap(text: str, indent: str = "") -> list[str]:
+    return textwrap.wrap(" ".join(text.split()), WIDTH, initial_indent=indent, subsequent_indent=indent) or [""]
+
+
+def _numbered(texts: list[str], items: list) -> list[str]:
+    lines = []
+    for number, (text, item) in enumerate(zip(texts, items, strict=True), 1):
+        lines += _wrap(f"{number}. {text}")
+        if getattr(item, "command", None):
+            lines += ["     $ " + line for line in item.command.strip().splitlines()]
+    return lines

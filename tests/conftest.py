@@ -1,0 +1,43 @@
+"""Shared fixtures: a throwaway copy of the repository around a small, known set of entries."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.settings import Settings, settings_for
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE_ENTRIES = REPO / "tests" / "fixtures" / "entries"
+SITE_PARTS = ("mkdocs.yml", "templates", "docs", "site_overrides")
+
+
+def make_repo(root: Path, entries: Path = FIXTURE_ENTRIES) -> Settings:
+    """A repository at `root` with the real templates and site config and the given entries."""
+    root.mkdir(parents=True, exist_ok=True)
+    for part in SITE_PARTS:
+        source = REPO / part
+        if source.is_dir():
+            shutil.copytree(source, root / part)
+        else:
+            shutil.copy2(source, root / part)
+    shutil.copytree(entries, root / "entries")
+    return settings_for(root)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Settings:
+    return make_repo(tmp_path / "repo")
+
+
+def write_entry(settings: Settings, category: str, entry_id: str, text: str) -> Path:
+    path = settings.entries_dir / category / f"{entry_id}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def fixture_text(category: str, entry_id: str) -> str:
+    return (FIXTURE_ENTRIES / category / f"{entry_id}.yaml").read_text(encoding="utf-8")

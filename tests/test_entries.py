@@ -1,0 +1,156 @@
+"""Entry validation: one test per error class, each asserting the file, line, column and message."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import fixture_text, write_entry
+
+from generator.build import load_catalog
+from generator.errors import ProblemsFound
+
+OOM = "entries/memory/cuda-oom.yaml"
+
+
+def problems_of(settings) -> list[str]:
+    with pytest.raises(ProblemsFound) as caught:
+        load_catalog(settings)
+    return [str(problem) for problem in caught.value.problems]
+
+
+def replace_in(settings, category, entry_id, old, new):
+    path = settings.entries_dir / category / f"{entry_id}.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    write_entry(settings, category, entry_id, text.replace(old, new, 1))
+
+
+def line_of(category, entry_id, needle) -> int:
+    lines = fixture_text(category, entry_id).splitlines()
+    return next(number for number, line in enumerate(lines, 1) if needle in line)
+
+
+def test_fixture_corpus_is_valid(repo):
+    catalog = load_catalog(repo)
+    assert [entry.id for entry in catalog.entries] == [
+        "cuda-error-generic",
+        "cuda-illegal-memory-access",
+        "cuda-oom",
+        "nccl-watchdog-timeout",
+    ]
+
+
+def test_unknown_field_points_at_the_key_and_suggests(repo):
+    replace_in(repo, "memory", "cuda-oom", "severity: high", "severity: high\nseverty: high")
+    line = line_of("memory", "cuda-oom", "severity: high") + 1
+    assert problems_of(repo) == [f"{OOM}:{line}:1: severty: unknown field; did you mean 'severity'?"]
+
+
+def test_nested_unknown_field(repo):
+    replace_in(repo, "memory", "cuda-oom", "  effort: 10-30 minutes", "  effort: 10-30 minutes\n  efort: x")
+    line = line_of("memory", "cuda-oom", "effort: 10-30") + 1
+    assert problems_of(repo) == [f"{OOM}:{line}:3: fix.efort: unknown field; did you mean 'effort'?"]
+
+
+def test_wrong_type(repo):
+    replace_in(repo, "memory", "cuda-oom", "tags: [oom]", "tags: oom")
+    line = line_of("memory", "cuda-oom", "tags: [oom]")
+    assert problems_of(repo) == [f"{OOM}:{line}:7: tags: input should be a valid list"]
+
+
+def test_missing_field_points_at_the_parent(repo):
+    text = fixture_text("memory", "cuda-oom").replace("root_cause: >-\n  Activations, weights, gradients and optimizer state need more GPU memory than the device has.\n", "")
+    write_entry(repo, "memory", "cuda-oom", text)
+    assert problems_of(repo) == [f"{OOM}:2:1: root_cause: required field is missing"]
+
+
+def test_id_must_equal_file_name(repo):
+    replace_in(repo, "memory", "cuda-oom", "id: cuda-oom", "id: cuda-oom-2")
+    assert problems_of(repo) == [f"{OOM}:2:5: id: 'cuda-oom-2' must equal the file name 'cuda-oom'"]
+
+
+@pytest.mark.parametrize("bad_id", ["Cuda-oom", "cuda oom", "cuda/oom", "..", "cuda_oom", "café", "-cuda"])
+def test_malformed_ids(repo, bad_id):
+    replace_in(repo, "memory", "cuda-oom", "id: cuda-oom", f"id: {bad_id!r}")
+    problems = problems_of(repo)
+    assert problems[0].startswith(f"{OOM}:2:5: id: must be lowercase ASCII letters and digits joined by single hyphens")
+
+
+def test_windows_reserved_id(repo):
+    write_entry(repo, "memory", "nul", fixture_text("memory", "cuda-oom").replace("id: cuda-oom", "id: nul"))
+    assert "entries/memory/nul.yaml:2:5: id: 'nul' is a reserved file name on Windows" in problems_of(repo)
+
+
+def test_unknown_vocabulary_terms(repo):
+    replace_in(repo, "memory", "cuda-oom", "tags: [oom]", "tags: [oom, made-up]")
+    replace_in(repo, "distributed", "nccl-watchdog-timeout", "category: distributed", "category: networking")
+    replace_in(repo, "cuda-runtime", "cuda-error-generic", "systems: [cuda]", "systems: [cudaa]")
+    assert problems_of(repo) == [
+        "entries/cuda-runtime/cuda-error-generic.yaml:21:12: affected.systems: unknown systems 'cudaa'; "
+        "add it to entries/_vocab/systems.yml first",
+        "entries/distributed/nccl-watchdog-timeout.yaml:5:11: category: unknown categories 'networking'; "
+        "add it to entries/_vocab/categories.yml first",
+        f"{OOM}:7:7: tags: unknown tags 'made-up'; add it to entries/_vocab/tags.yml first",
+    ]
+
+
+def test_category_must_match_folder(repo):
+    path = repo.entries_dir / "memory" / "cuda-oom.yaml"
+    target = repo.entries_dir / "numerics" / "cuda-oom.yaml"
+    target.parent.mkdir()
+    path.rename(target)
+    assert problems_of(repo) == [
+        "entries/numerics/cuda-oom.yaml:4:11: category: 'memory' does not match the folder entries/numerics/"
+    ]
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "data:text/html,hi", "file:///etc/passwd", "ftp://x.org/a"])
+def test_reference_urls_must_be_http(repo, url):
+    replace_in(repo, "memory", "cuda-oom", "url: https://pytorch.org/docs/stable/notes/cuda.html", f"url: {url!r}")
+    line = line_of("memory", "cuda-oom", "url: https://pytorch.org/docs/stable/notes/cuda.html")
+    assert problems_of(repo) == [f"{OOM}:{line}:10: references.0.url: must be an http(s) URL with no spaces or quotes"]
+
+
+def test_versions_must_be_pep440(repo):
+    replace_in(repo, "memory", "cuda-oom", 'versions: {pytorch: ">=2.0"}', 'versions: {pytorch: "2.x or newer"}')
+    line = line_of("memory", "cuda-oom", "versions:")
+    expected = f"{OOM}:{line}:13: affected.versions: pytorch: '2.x or newer' is not a PEP 440 version specifier"
+    assert problems_of(repo)[0].startswith(expected)
+
+
+def test_every_problem_in_every_file_is_reported_at_once(repo):
+    replace_in(repo, "memory", "cuda-oom", "severity: high", "severity: urgent")
+    replace_in(repo, "memory", "cuda-oom", "layer: configuration", "layer: firmware")
+    replace_in(repo, "distributed", "nccl-watchdog-timeout", "stages: [training]", "stages: []")
+    problems = problems_of(repo)
+    assert len(problems) == 3
+    assert problems[0] == (
+        "entries/distributed/nccl-watchdog-timeout.yaml:9:9: stages: list should have at least 1 item after validation, not 0"
+    )
+    assert problems[1] == f"{OOM}:5:11: severity: unknown severities 'urgent'; add it to entries/_vocab/severities.yml first"
+    assert problems[2] == f"{OOM}:9:8: layer: must be 'software', 'hardware', 'configuration' or 'mixed'"
+
+
+def test_yaml_problems_are_reported_with_schema_problems_of_other_files(repo):
+    write_entry(repo, "memory", "broken", "id: broken\ntitle: [unclosed\n")
+    replace_in(repo, "distributed", "nccl-watchdog-timeout", "severity: high", "severity: 3")
+    problems = problems_of(repo)
+    assert problems[0] == "entries/distributed/nccl-watchdog-timeout.yaml:6:11: severity: input should be a valid string"
+    assert problems[1].startswith("entries/memory/broken.yaml:3:1: YAML syntax error")
+
+
+def test_placeholders_from_the_scaffold_fail(repo):
+    replace_in(repo, "memory", "cuda-oom", "title: CUDA out of memory during training", 'title: "TODO: the failure"')
+    assert problems_of(repo) == [f"{OOM}:3:8: title: placeholder from `trainwreck new` is not filled in"]
+
+
+def test_stray_files_and_symlinks_outside(repo, tmp_path):
+    (repo.entries_dir / "memory" / "notes.txt").write_text("x")
+    (repo.entries_dir / "memory" / "old.yml").write_text("x")
+    outside = tmp_path / "secret.yaml"
+    outside.write_text(fixture_text("memory", "cuda-oom"))
+    (repo.entries_dir / "memory" / "linked.yaml").symlink_to(outside)
+    assert problems_of(repo) == [
+        "entries/memory/linked.yaml:1:1: symlink points outside entries/; entries must be real files",
+        "entries/memory/notes.txt:1:1: only .yaml entry files belong under entries/<category>/",
+        "entries/memory/old.yml:1:1: entry files end in .yaml, not .yml",
+    ]
