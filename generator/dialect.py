@@ -152,7 +152,8 @@ def _scan(pattern: str, problems: _Problems) -> list[str]:
                 continue
             if not last_atom_quantifiable:
                 problems.add(f"quantifier {quantifier} has nothing to repeat")
-            if last_atom_group_has_quantifier:
+            repeats = quantifier not in ("?", "{0,1}", "{1}", "{1,1}", "{0}")
+            if last_atom_group_has_quantifier and repeats:
                 problems.add("nested quantifiers like (a+)+ are not allowed (catastrophic backtracking)")
             if last_atom_is_dot and unbounded:
                 problems.add(f"unbounded gap .{quantifier} is not allowed; use a bounded gap like .{{0,200}}")

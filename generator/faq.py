@@ -23,7 +23,7 @@ STAGE_WORDS = {
     "training": "training",
     "fine-tuning": "fine-tuning",
     "evaluation": "evaluation",
-    "inference": "inference and serving",
+    "inference": "inference",
     "install": "installation",
 }
 
@@ -69,7 +69,8 @@ def _fix_answer(entry: Entry) -> str:
     if entry.fix.effort:
         answer += f" Once diagnosed, expect it to take {markdown.inline(entry.fix.effort)}."
     steps = len(entry.fix.steps)
-    answer += f" The [fix section](#the-fix) lists {'the step' if steps == 1 else f'all {steps} steps'}"
+    listed = {1: "the step", 2: "both steps"}.get(steps, f"all {steps} steps")
+    answer += f" The [fix section](#the-fix) lists {listed}"
     answer += " with commands." if any(step.command for step in entry.fix.steps) else "."
     return answer
 
@@ -108,9 +109,10 @@ def _confirm_answer(entry: Entry) -> str:
     if first.command:
         answer += f" Run {markdown.code_span(first.command)}."
     if first.expect:
-        answer += f" {markdown.inline(first.expect)}"
-    if len(entry.confirm) > 1:
-        answer += f" The [checklist](#how-to-confirm) has {len(entry.confirm) - 1} more check(s)."
+        answer += f" What confirms it: {markdown.inline(first.expect)}"
+    more = len(entry.confirm) - 1
+    if more:
+        answer += f" The [checklist](#how-to-confirm) has {'one more check' if more == 1 else f'{more} more checks'}."
     return answer
 
 

@@ -1,0 +1,83 @@
+"""Untrusted field text cannot inject HTML, attributes, links or page structure."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import markdown as python_markdown
+import pytest
+
+from generator import markdown
+
+EXTENSIONS = ["attr_list", "tables", "admonition", "pymdownx.superfences", "pymdownx.tabbed", "md_in_html"]
+
+
+def html(text: str) -> str:
+    return python_markdown.markdown(text, extensions=EXTENSIONS)
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "<script>alert(1)</script>",
+        '<img src=x onerror="alert(1)">',
+        '<iframe src="https://evil.example"></iframe>',
+        "[click](javascript:alert(1))",
+        "[click]( JAVASCRIPT:alert(1))",
+        "![x](data:text/html;base64,PHNjcmlwdD4=)",
+        "<javascript:alert(1)>",
+        'A paragraph\n{: onclick="alert(1)" }',
+        "text { onmouseover=alert(1) }",
+    ],
+)
+@pytest.mark.parametrize("render", [markdown.inline, markdown.block])
+def test_no_active_content_survives(payload, render):
+    tags = TagCollector()
+    tags.feed(html(render(payload)))
+    assert not {"script", "img", "iframe"} & {tag for tag, _ in tags.seen}
+    for _, attrs in tags.seen:
+        for name, value in attrs:
+            assert not name.startswith("on"), (name, value)
+            assert not (value or "").strip().lower().startswith(("javascript:", "data:")), (name, value)
+
+
+class TagCollector(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.seen: list[tuple[str, list]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.seen.append((tag, attrs))
+
+
+def test_code_keeps_its_text():
+    assert html(markdown.inline("use `a<b>` here")) == "<p>use <code>a&lt;b&gt;</code> here</p>"
+    block = markdown.block("Run:\n\n```\necho '<x>' {y}\n```\n")
+    assert "echo '&lt;x&gt;' {y}" in html(block)
+
+
+def test_one_line_fields_cannot_open_blocks():
+    assert html(markdown.inline("# Heading")) == "<p># Heading</p>"
+    assert html(markdown.inline("line one\n\n## two")) == "<p>line one ## two</p>"
+    assert "<h2" not in html(markdown.block("para\n\n## Injected section\n"))
+    assert "admonition" not in html(markdown.block('!!! danger "x"\n    boom'))
+
+
+def test_unbalanced_fence_cannot_swallow_the_page():
+    rendered = markdown.block("before\n```python\nnever closed")
+    page = rendered + "\n\n## Next section\n"
+    assert "<h2" in html(page)
+
+
+def test_http_links_still_work():
+    assert html(markdown.inline("[docs](https://pytorch.org/docs)")) == '<p><a href="https://pytorch.org/docs">docs</a></p>'
+
+
+def test_table_cells_escape_pipes_outside_code():
+    cell = markdown.table_cell(markdown.inline("a | b") + " " + markdown.code_span("x | y"))
+    table = html(f"| h |\n|---|\n| {cell} |\n")
+    assert "a | b" in table and "<code>x | y</code>" in table and table.count("<td>") == 1
+
+
+def test_code_span_survives_backticks():
+    assert html(markdown.code_span("a ``b`` c")) == "<p><code>a ``b`` c</code></p>"

@@ -1,0 +1,140 @@
+"""Generated pages: the golden entry page, front matter, FAQ composition, links that resolve."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import fixture_text, write_entry
+
+from generator.build import load_catalog, site_info
+from generator.faq import a_an, faq_for
+from generator.pages import make_environment, render_pages
+
+GOLDEN = Path(__file__).parent / "golden"
+GOLDEN_PAGES = ("entries/cuda-oom.md", "categories/memory.md")
+
+
+def render_fixture_pages(settings) -> dict[str, str]:
+    catalog = load_catalog(settings)
+    site = site_info(settings)
+    site = type(site)(**{**site.__dict__, "last_updated": {}})
+    pages = render_pages(catalog, make_environment(settings.templates_dir), site)
+    return {page.path: page.content for page in pages}
+
+
+@pytest.mark.parametrize("path", GOLDEN_PAGES)
+def test_golden_pages(repo, path):
+    expected = (GOLDEN / path.replace("/", "__")).read_text(encoding="utf-8")
+    assert render_fixture_pages(repo)[path] == expected, "run `make golden` and review the diff"
+
+
+def test_entry_page_sections_in_order(repo):
+    page = render_fixture_pages(repo)["entries/cuda-oom.md"]
+    headings = re.findall(r"^## (.+)$", page, re.MULTILINE)
+    assert headings == [
+        "What you'll observe",
+        "Symptoms",
+        "Why it happens",
+        "Affected systems and versions",
+        "How to confirm",
+        "The fix",
+        "Prevention",
+        "FAQ",
+        "References",
+        "Related entries",
+        "Diagnose your own log",
+    ]
+    assert page.index('!!! abstract "Quick answer"') < page.index("## What you'll observe")
+    assert "[Edit this entry](https://github.com/trainwreck-ml/trainwreck/edit/main/entries/memory/cuda-oom.yaml)" in page
+    assert '=== "PyTorch"' in page and '=== "Hugging Face Trainer"' in page
+
+
+def test_every_front_matter_parses(repo):
+    for path, content in render_fixture_pages(repo).items():
+        if path.endswith(".md"):
+            assert content.startswith("---\n"), path
+            meta = yaml.safe_load(content.split("---\n")[1])
+            assert isinstance(meta, dict) and meta.get("title"), path
+
+
+def test_hostile_title_cannot_break_front_matter(repo):
+    text = fixture_text("memory", "cuda-oom").replace(
+        "title: CUDA out of memory during training", "title: 'x: y --- # <script>alert(1)</script>'"
+    )
+    write_entry(repo, "memory", "cuda-oom", text)
+    page = render_fixture_pages(repo)["entries/cuda-oom.md"]
+    meta = yaml.safe_load(page.split("---\n")[1])
+    assert meta["title"] == "x: y --- # <script>alert(1)</script>"
+    assert "<script>" not in page.split("---\n", 2)[2]
+
+
+def test_faq_asks_only_what_the_entry_answers(repo):
+    catalog = load_catalog(repo)
+    full = [item.anchor for item in faq_for(catalog.get("cuda-oom"), catalog)]
+    assert full == [
+        "faq-cause", "faq-fix", "faq-layer", "faq-stages", "faq-confirm", "faq-versions",
+        "faq-workaround", "faq-recurrence", "faq-scale", "faq-log", "faq-related",
+    ]  # fmt: skip
+    sparse = [item.anchor for item in faq_for(catalog.get("nccl-watchdog-timeout"), catalog)]
+    assert sparse == ["faq-cause", "faq-fix", "faq-layer", "faq-stages", "faq-confirm", "faq-log"]
+
+
+def test_faq_answers_come_from_fields(repo):
+    catalog = load_catalog(repo)
+    answers = {item.anchor: item.plain for item in faq_for(catalog.get("cuda-oom"), catalog)}
+    assert answers["faq-layer"] == (
+        "It is a configuration problem: the software and hardware work, but are set up in a way that fails. "
+        "Trainwreck files it as a memory failure."
+    )
+    assert answers["faq-stages"] == "Both. It has been seen during training and inference."
+    assert answers["faq-fix"].startswith(
+        "Lower the per-GPU batch size and use gradient accumulation to keep the effective batch. "
+        "Once diagnosed, expect it to take 10-30 minutes."
+    )
+    assert answers["faq-versions"] == "Versions: PyTorch >=2.0. Hardware: Any CUDA GPU."
+    watchdog = {item.anchor: item.plain for item in faq_for(catalog.get("nccl-watchdog-timeout"), catalog)}
+    assert watchdog["faq-stages"] == "It shows up during training; no source reports it in inference."
+    assert watchdog["faq-layer"].endswith("Trainwreck files it as a distributed training failure.")
+
+
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        ("environment failure", "an environment failure"),
+        ("memory failure", "a memory failure"),
+        ("NCCL error", "an NCCL error"),
+        ("GPU failure", "a GPU failure"),
+        ("CUDA runtime failure", "a CUDA runtime failure"),
+        ("SM mismatch", "an SM mismatch"),
+        ("unified memory error", "a unified memory error"),
+        ("hour-long hang", "an hour-long hang"),
+    ],
+)
+def test_articles(phrase, expected):
+    assert a_an(phrase) == expected
+
+
+def test_links_and_backlinks_resolve(repo):
+    pages = render_fixture_pages(repo)
+    for path, content in pages.items():
+        if not path.endswith(".md"):
+            continue
+        for target in re.findall(r"\]\(([^)#:]+\.md)(?:#[^)]*)?\)", content):
+            resolved = (Path(path).parent / target).as_posix()
+            normalised = Path(resolved).resolve().relative_to(Path("/").resolve()).as_posix() if resolved.startswith("/") else _normalise(resolved)
+            assert normalised in pages or normalised in {"diagnose.md", "contributing.md"}, (path, target)
+    watchdog = pages["entries/nccl-watchdog-timeout.md"]
+    assert "[CUDA out of memory during training](cuda-oom.md) — links here:" in watchdog
+
+
+def _normalise(path: str) -> str:
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part == "..":
+            parts.pop()
+        elif part not in ("", "."):
+            parts.append(part)
+    return "/".join(parts)
