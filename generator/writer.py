@@ -37,8 +37,8 @@ def write_output(pages: list[Page], out_dir: Path) -> WriteReport:
     stale = sorted(set(existing) - set(wanted))
     if not changed and not stale:
         return WriteReport(written=0, unchanged=len(wanted), removed=0)
+    _remove_leftovers(out_dir)
     staging = out_dir.with_name(f".{out_dir.name}.staging-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
     try:
         for path, data in wanted.items():
             target = staging / path
@@ -78,6 +78,26 @@ def _existing_files(out_dir: Path) -> dict[str, int]:
 def _same(out_dir: Path, path: str, data: bytes, existing: dict[str, int]) -> bool:
     """Cheap size check first; read the old file only when sizes agree."""
     return existing.get(path) == len(data) and (out_dir / path).read_bytes() == data
+
+
+def _remove_leftovers(out_dir: Path) -> None:
+    """Staging folders of builds that were killed before their swap."""
+    for leftover in out_dir.parent.glob(f".{out_dir.name}.*-*"):
+        pid = leftover.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _swap(staging: Path, out_dir: Path) -> None:

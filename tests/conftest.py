@@ -23,6 +23,8 @@ def make_repo(root: Path, entries: Path = FIXTURE_ENTRIES) -> Settings:
             shutil.copytree(source, root / part)
         else:
             shutil.copy2(source, root / part)
+    (root / "generator").mkdir()
+    shutil.copy2(REPO / "generator" / "mkdocs_hook.py", root / "generator" / "mkdocs_hook.py")
     shutil.copytree(entries, root / "entries")
     return settings_for(root)
 

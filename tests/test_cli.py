@@ -1,0 +1,126 @@
+"""The command line as a user runs it: exit codes, messages on stderr, output on stdout."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from conftest import fixture_text, write_entry
+
+from generator.cli import main
+
+
+def run(repo, capsys, *args) -> tuple[int, str, str]:
+    code = main(["--root", str(repo.root), *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_validate_ok(repo, capsys):
+    assert run(repo, capsys, "validate") == (0, "", "4 entries valid\n")
+
+
+def test_validate_reports_and_exits_1(repo, capsys):
+    write_entry(repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("tags: [oom]", "tags: [nope]"))
+    code, out, err = run(repo, capsys, "validate")
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        "entries/memory/cuda-oom.yaml:7:7: tags: unknown tags 'nope'; add it to entries/_vocab/tags.yml first",
+        "1 problem(s) found; nothing was written",
+    ]
+
+
+def test_validate_github_annotations(repo, capsys):
+    write_entry(repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("tags: [oom]", "tags: [nope]"))
+    code, _, err = run(repo, capsys, "validate", "--format", "github")
+    assert code == 1
+    assert err.splitlines()[0] == (
+        "::error file=entries/memory/cuda-oom.yaml,line=7,col=7::tags: unknown tags 'nope'; "
+        "add it to entries/_vocab/tags.yml first"
+    )
+
+
+def test_misuse_exits_2(repo, capsys):
+    assert run(repo, capsys, "no-such-command")[0] == 2
+    assert run(repo, capsys)[0] == 2
+    code, _, err = run(repo, capsys, "diagnose", "missing.log")
+    assert (code, err) == (2, "trainwreck: missing.log: no such file\n")
+
+
+def test_build_then_noop(repo, capsys):
+    code, _, err = run(repo, capsys, "build")
+    assert code == 0 and err.startswith("4 entries → build/docs/: ") and " 0 removed" in err
+    code, _, err = run(repo, capsys, "build")
+    assert code == 0 and " 0 written," in err
+
+
+def test_new_scaffold_fails_until_filled_then_builds(repo, capsys):
+    code, out, _ = run(repo, capsys, "new", "nccl-timeout-after-oom", "--category", "distributed")
+    assert code == 0 and out.startswith("wrote entries/distributed/nccl-timeout-after-oom.yaml")
+    path = repo.entries_dir / "distributed" / "nccl-timeout-after-oom.yaml"
+    assert path.read_text().startswith("# yaml-language-server: $schema=../entry.schema.json\n")
+    code, _, err = run(repo, capsys, "validate")
+    assert code == 1 and "placeholder from `trainwreck new` is not filled in" in err
+    filled = yaml.safe_load(fixture_text("distributed", "nccl-watchdog-timeout"))
+    filled.update(id="nccl-timeout-after-oom", aliases=[], created="2026-11-30")
+    path.write_text(yaml.safe_dump(filled, sort_keys=False))
+    assert run(repo, capsys, "validate")[0] == 0
+    assert run(repo, capsys, "build")[0] == 0
+    assert (repo.generated_dir / "entries" / "nccl-timeout-after-oom.md").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["new", "Bad_Id", "--category", "memory"], "'Bad_Id' is not a valid id"),
+        (["new", "fine-id", "--category", "nope"], "unknown category 'nope'; choose one of:"),
+        (["new", "nccl-timeout", "--category", "memory"], "an entry with id or alias 'nccl-timeout' already exists"),
+    ],
+)
+def test_new_refuses(repo, capsys, args, message):
+    code, _, err = run(repo, capsys, *args)
+    assert code == 2 and message in err
+
+
+def test_explain(repo, capsys):
+    code, out, _ = run(repo, capsys, "explain", "nccl-timeout")
+    assert code == 0
+    assert out.startswith("NCCL watchdog caught collective operation timeout\n")
+    assert "Root cause\n----------\nOne rank stopped reaching the collective" in out
+    code, _, err = run(repo, capsys, "explain", "ghost")
+    assert code == 1 and "no entry 'ghost'" in err and "issues/new" in err
+
+
+def test_diagnose_match_and_json(repo, capsys, tmp_path):
+    log = tmp_path / "train.log"
+    log.write_text(
+        "step 10\n"
+        "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79 GiB\n"
+        "[rank0]:[E ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9)\n"
+    )
+    code, out, _ = run(repo, capsys, "diagnose", str(log))
+    assert code == 0
+    assert out.splitlines()[:3] == [
+        "2 matching entries, best first:",
+        "",
+        "1. CUDA out of memory during training",
+    ]
+    assert "First failing rank: 1" in out
+    code, out, _ = run(repo, capsys, "diagnose", str(log), "--json")
+    result = json.loads(out)
+    assert code == 0 and [m["id"] for m in result["matches"]] == ["cuda-oom", "nccl-watchdog-timeout"]
+    assert result["matches"][1]["role"] == "symptom" and result["matches"][1]["explained_by"] == ["cuda-oom"]
+
+
+def test_diagnose_no_match_from_stdin(repo, capsys, monkeypatch, tmp_path):
+    import io
+    import sys
+
+    stream = io.TextIOWrapper(io.BytesIO(b"loading\nValueError: something new broke\n"))
+    monkeypatch.setattr(sys, "stdin", stream)
+    code, out, _ = run(repo, capsys, "diagnose", "-")
+    assert code == 1
+    assert "No confident match." in out
+    assert "  line 2: ValueError: something new broke" in out
+    assert "issues/new?template=new-failure.yml&title=New+failure%3A+ValueError" in out

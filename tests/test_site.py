@@ -1,0 +1,146 @@
+"""The whole path: entries → pages → `mkdocs build --strict` → a static site with exports and search."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+from conftest import fixture_text, write_entry
+
+from generator.build import build
+
+pytestmark = pytest.mark.slow
+
+
+def mkdocs_build(settings) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(settings.root / "mkdocs.yml")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+@pytest.fixture
+def site(repo):
+    build(repo)
+    result = mkdocs_build(repo)
+    assert result.returncode == 0, result.stderr
+    return repo.site_dir
+
+
+def test_strict_build_produces_every_page_kind(site):
+    for path in [
+        "index.html",
+        "all/index.html",
+        "diagnose/index.html",
+        "entries/cuda-oom/index.html",
+        "entries/nccl-timeout/index.html",
+        "categories/memory/index.html",
+        "tags/oom/index.html",
+        "systems/pytorch/index.html",
+        "severity/high/index.html",
+        "api/entries.json",
+        "api/entries/cuda-oom.json",
+        "api/entries.csv",
+        "api/fingerprints.json",
+        "api/entry.schema.json",
+    ]:
+        assert (site / path).is_file(), path
+
+
+def test_entries_stay_out_of_the_nav(site):
+    home = (site / "index.html").read_text(encoding="utf-8")
+    entry = (site / "entries/cuda-oom/index.html").read_text(encoding="utf-8")
+    assert 'href="entries/cuda-oom/"' in home  # linked from the page body
+    nav = entry.split('<nav class="md-nav md-nav--primary"', 1)[1].split("</nav>", 1)[0]
+    assert "cuda-oom" not in nav and "nccl-watchdog-timeout" not in nav
+
+
+def test_no_third_party_requests(site):
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "fonts.googleapis.com" not in text and "fonts.gstatic.com" not in text, page
+        for tag in ("<script src=", "<link rel=\"stylesheet\" href="):
+            for chunk in text.split(tag)[1:]:
+                url = chunk.split(">", 1)[0].strip("\"'")
+                assert not url.startswith(("http:", "https:", "//")), (page, url)
+
+
+def test_entry_page_has_faq_json_ld_and_edit_link(site):
+    html = (site / "entries/cuda-oom/index.html").read_text(encoding="utf-8")
+    data = json.loads(html.split('<script type="application/ld+json">', 1)[1].split("</script>", 1)[0])
+    assert data["@type"] == "FAQPage"
+    assert data["mainEntity"][0]["name"] == "What causes this failure?"
+    assert "https://github.com/trainwreck-ml/trainwreck/edit/main/entries/memory/cuda-oom.yaml" in html
+    assert 'id="faq-cause"' in html and 'class="tabbed-set' in html
+
+
+def test_alias_redirects_to_the_entry(site):
+    html = (site / "entries/nccl-timeout/index.html").read_text(encoding="utf-8")
+    assert '<meta http-equiv="refresh" content="0; url=../nccl-watchdog-timeout/">' in html
+    assert (site / "entries/nccl-watchdog-timeout/index.html").is_file()
+
+
+def test_exports(site):
+    entries = json.loads((site / "api/entries.json").read_text(encoding="utf-8"))
+    assert entries["count"] == 4
+    first = entries["entries"][0]
+    assert first == {
+        "category": "cuda-runtime",
+        "created": "2026-11-03",
+        "id": "cuda-error-generic",
+        "severity": "medium",
+        "status": "active",
+        "systems": ["cuda"],
+        "tags": ["device-assert"],
+        "title": "A CUDA error was raised by a kernel",
+        "url": "entries/cuda-error-generic/",
+    }
+    fingerprints = json.loads((site / "api/fingerprints.json").read_text(encoding="utf-8"))
+    assert fingerprints["schema_version"] == 1 and len(fingerprints["hash"]) == 16
+
+
+def test_search_index_splits_identifiers(site):
+    index = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
+    separator = index["config"]["separator"]
+    import re
+
+    tokens = set(re.split(separator, "torch.cuda.OutOfMemoryError NCCL_TIMEOUT sm_120"))
+    assert {"torch", "cuda", "OutOfMemoryError", "NCCL", "TIMEOUT", "sm", "120"} <= tokens
+
+
+def test_two_builds_are_byte_identical(repo, tmp_path):
+    build(repo)
+    first = {p.relative_to(repo.generated_dir): p.read_bytes() for p in repo.generated_dir.rglob("*") if p.is_file()}
+    (repo.generated_dir / "index.md").write_text("tampered")
+    build(repo)
+    second = {p.relative_to(repo.generated_dir): p.read_bytes() for p in repo.generated_dir.rglob("*") if p.is_file()}
+    assert first == second
+
+
+def test_invalid_entry_leaves_previous_output_untouched(repo):
+    build(repo)
+    before = {p: p.read_bytes() for p in repo.generated_dir.rglob("*") if p.is_file()}
+    write_entry(repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("severity: high", "severity: x"))
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "--root", str(repo.root), "build"], capture_output=True, text=True
+    )
+    assert result.returncode == 1
+    assert "entries/memory/cuda-oom.yaml:5:11: severity: unknown severities 'x'" in result.stderr
+    assert "Traceback" not in result.stderr
+    after = {p: p.read_bytes() for p in repo.generated_dir.rglob("*") if p.is_file()}
+    assert before == after
+
+
+def test_mkdocs_config_has_no_network_features():
+    config = yaml.safe_load(open("mkdocs.yml", encoding="utf-8"))
+    assert config["theme"]["font"] is False
+    assert [next(iter(p)) if isinstance(p, dict) else p for p in config["plugins"]] == ["search"]
+    assert "pymdownx.snippets" not in str(config["markdown_extensions"])
