@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 RESULT_VERSION = 1
-MAX_LINE = 4_000_000  # characters of one line that are examined; the rest is ignored
+MAX_LINE = 16_000_000  # characters of one line that are examined; the rest is ignored
 MAX_EVIDENCE_TEXT = 400
 MAX_EVIDENCE_PER_MATCH = 10
 MAX_GROUPS_PER_FINGERPRINT = 50
@@ -26,7 +26,8 @@ MAX_UNMATCHED = 10
 MAX_UNMATCHED_TRACKED = 1000
 NO_TIME = "~"  # sorts after every real time key
 
-ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]")
+NOT_BLANK = re.compile(r"[^ \t\f\v]")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 LINE_SEPARATORS = re.compile("[\u2028\u2029\x85]")
 
@@ -69,14 +70,25 @@ def _sniff(head: bytes) -> tuple[str, int]:
 
 
 def split_lines(texts: Iterable[str]) -> Iterator[str]:
-    """Physical lines (split on \\n only), from text arriving in pieces."""
+    """Physical lines (split on \\n only), from text arriving in pieces.
+
+    A line longer than MAX_LINE keeps only its first MAX_LINE characters, so a log without
+    newlines streams in bounded memory; the engines ignore the rest of such a line anyway.
+    """
     pending = ""
+    overflow = False
     for text in texts:
         if not text:
             continue
-        pending += text
-        *complete, pending = pending.split("\n")
-        yield from complete
+        *complete, rest = text.split("\n")
+        if complete:
+            yield (pending + complete[0])[:MAX_LINE] if not overflow else pending
+            yield from (line[:MAX_LINE] for line in complete[1:])
+            pending, overflow = "", False
+        if not overflow:
+            pending += rest
+            if len(pending) > MAX_LINE:
+                pending, overflow = pending[:MAX_LINE], True
     yield pending
 
 
@@ -124,7 +136,7 @@ def _visible(raw: str) -> str:
     if raw.endswith("\r"):
         raw = raw[:-1]
     if "\r" in raw:
-        segments = [segment for segment in raw.split("\r") if segment.strip()]
+        segments = [segment for segment in raw.split("\r") if NOT_BLANK.search(segment)]
         raw = segments[-1] if segments else ""
     if "\x1b" in raw:
         raw = ANSI.sub("", raw)
@@ -220,7 +232,7 @@ class Matcher:
         group.last_line = line.number
         if line.rank is not None:
             group.ranks.add(line.rank)
-        if (line.time, line.number) < group.first[:2]:
+        if (line.time, line.number) < group.first[:2]:  # earliest by time, then by position
             group.first = (line.time, line.number, line.rank)
 
     def _record_unmatched(self, line: Line) -> None:
@@ -241,7 +253,6 @@ class Matcher:
             match["explained_by"] = sorted(by for by in explained.get(match["id"], []) if by != match["id"])
             match["role"] = "symptom" if match["explained_by"] else "root"
         matched.sort(key=_rank_key)
-        evidence_line_texts = {(e["line"], e["text"]) for m in matched for e in m["evidence"]}
         first_rank = matched[0].pop("_first")[2] if matched else None
         for match in matched:
             match.pop("_first", None)
@@ -253,7 +264,7 @@ class Matcher:
             "confident": bool(matched) and matched[0]["role"] == "root",
             "matches": matched,
             "first_failing_rank": first_rank,
-            "unmatched_errors": self._unmatched(evidence_line_texts),
+            "unmatched_errors": self._unmatched(),
         }
 
     def _match(self, entry: dict) -> dict | None:
@@ -266,7 +277,7 @@ class Matcher:
             if not all(hits[fp["index"]] for fp in needed):
                 return None
         root_groups = [group for fp in roots for group in hits[fp["index"]]]
-        first = min(group.first for group in root_groups)
+        first = min((group.first for group in root_groups), key=lambda first: first[:2])
         evidence = [
             _evidence(fp, group)
             for fp in entry["fingerprints"]
@@ -291,12 +302,8 @@ class Matcher:
             "_first": first,
         }
 
-    def _unmatched(self, evidence: set[tuple[int, str]]) -> list[dict]:
-        items = [
-            {"line": line, "text": _shorten(text, ""), "count": count}
-            for text, (line, count) in self.unmatched.items()
-            if (line, text) not in evidence
-        ]
+    def _unmatched(self) -> list[dict]:
+        items = [{"line": line, "text": _shorten(text, ""), "count": count} for text, (line, count) in self.unmatched.items()]
         items.sort(key=lambda item: item["line"])
         return items[:MAX_UNMATCHED]
 

@@ -1,0 +1,410 @@
+/*
+ * Trainwreck diagnose engine for the browser (and Node, for the parity tests).
+ *
+ * A line-for-line port of generator/diagnose.py: same steps, same limits, same ordering, so
+ * both engines print byte-identical canonical JSON for every log (tests/diagnose/cases).
+ * Patterns come from the generated api/fingerprints.json; nothing here knows any entry.
+ * Lengths and slices that reach the output count code points, as Python does.
+ */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) module.exports = factory();
+  else root.TrainwreckEngine = factory();
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  const RESULT_VERSION = 1;
+  const MAX_LINE = 16000000;
+  const MAX_EVIDENCE_TEXT = 400;
+  const MAX_EVIDENCE_PER_MATCH = 10;
+  const MAX_GROUPS_PER_FINGERPRINT = 50;
+  const MAX_UNMATCHED = 10;
+  const MAX_UNMATCHED_TRACKED = 1000;
+  const CHUNK_LINES = 20000;
+  const NO_TIME = "~";
+
+  const ANSI = /\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]/gu;
+  const NOT_BLANK = /[^ \t\f\v]/u;
+  const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/gu;
+  const LINE_SEPARATORS = /[\u2028\u2029\x85]/gu;
+
+  function decodeLog(bytes) {
+    const [encoding, skip] = sniff(bytes);
+    return new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes.subarray(skip));
+  }
+
+  function sniff(head) {
+    if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return ["utf-8", 3];
+    if (head[0] === 0xff && head[1] === 0xfe) return ["utf-16le", 2];
+    if (head[0] === 0xfe && head[1] === 0xff) return ["utf-16be", 2];
+    const sample = head.subarray(0, 4096);
+    if (sample.length >= 4) {
+      const half = Math.floor(sample.length / 2);
+      let evenZeros = 0;
+      let oddZeros = 0;
+      for (let i = 0; i < sample.length; i++) {
+        if (sample[i] === 0) {
+          if (i % 2 === 0) evenZeros++;
+          else oddZeros++;
+        }
+      }
+      if (oddZeros > half * 0.4 && evenZeros < half * 0.1) return ["utf-16le", 0];
+      if (evenZeros > half * 0.4 && oddZeros < half * 0.1) return ["utf-16be", 0];
+    }
+    return ["utf-8", 0];
+  }
+
+  function codePointSlice(text, start, end) {
+    // Python's text[start:end], counting code points rather than UTF-16 units.
+    let index = 0;
+    let from = -1;
+    let to = text.length;
+    let unit = 0;
+    for (const char of text) {
+      if (index === start) from = unit;
+      if (index === end) {
+        to = unit;
+        break;
+      }
+      unit += char.length;
+      index++;
+    }
+    if (from === -1) from = index === start ? unit : text.length;
+    return text.slice(from, to);
+  }
+
+  function codePointLength(text) {
+    let count = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+        const next = text.charCodeAt(i + 1);
+        if (next >= 0xdc00 && next <= 0xdfff) i++;
+      }
+      count++;
+    }
+    return count;
+  }
+
+  function codePointIndex(text, unitIndex) {
+    return codePointLength(text.slice(0, unitIndex));
+  }
+
+  function visible(raw) {
+    if (raw.length > MAX_LINE) raw = codePointSlice(raw, 0, MAX_LINE);
+    if (raw.endsWith("\r")) raw = raw.slice(0, -1);
+    if (raw.includes("\r")) {
+      const segments = raw.split("\r").filter((segment) => NOT_BLANK.test(segment));
+      raw = segments.length ? segments[segments.length - 1] : "";
+    }
+    if (raw.includes("\x1b")) raw = raw.replace(ANSI, "");
+    raw = raw.replace(CONTROL, "");
+    return raw.replace(LINE_SEPARATORS, " ");
+  }
+
+  function timeKey(found, groups) {
+    const parts = groups.map((g) => (g ? found[g] : undefined));
+    const [year, month, day, hour, minute, second, fraction] = parts;
+    const frac = ((fraction || "") + "000000").slice(0, 6);
+    return `${year || "0000"}-${month || "00"}-${day || "00"}T${hour}:${minute}:${second}.${frac}`;
+  }
+
+  class LineCleaner {
+    constructor(prefixes) {
+      this.rounds = prefixes.max_rounds;
+      this.prefixes = prefixes.prefixes.map((p) => [new RegExp(p.regex, "u"), p.rank, p.time]);
+      this.lastTime = new Map();
+    }
+
+    clean(number, raw) {
+      let text = visible(raw);
+      let rank = null;
+      let time = null;
+      for (let round = 0; round < this.rounds; round++) {
+        let stripped = false;
+        for (const [regex, rankGroup, timeGroups] of this.prefixes) {
+          const found = regex.exec(text);
+          if (found && found[0].length > 0) {
+            if (rankGroup !== null && rank === null) rank = parseInt(found[rankGroup], 10);
+            if (timeGroups !== null && time === null) time = timeKey(found, timeGroups);
+            text = text.slice(found[0].length);
+            stripped = true;
+            break;
+          }
+        }
+        if (!stripped) break;
+      }
+      if (time === null) {
+        time = this.lastTime.has(rank) ? this.lastTime.get(rank) : NO_TIME;
+      } else {
+        this.lastTime.set(rank, time);
+      }
+      return { number, text, rank, time };
+    }
+  }
+
+  function earlier(a, b) {
+    // Python's (time, line) < (time, line) with string and integer parts.
+    if (a.time !== b.time) return a.time < b.time;
+    return a.line < b.line;
+  }
+
+  class Matcher {
+    constructor(fingerprintSet) {
+      this.set = fingerprintSet;
+      this.cleaner = new LineCleaner(fingerprintSet.log_prefixes);
+      this.lines = 0;
+      this.groups = new Map();
+      this.excluded = new Set();
+      this.unmatched = new Map();
+      this.byAnchor = new Map();
+      this.compiled = new Map();
+      this.entryExcludes = new Map();
+      for (const entry of fingerprintSet.entries) {
+        for (const fp of entry.fingerprints) {
+          if (!this.byAnchor.has(fp.anchor)) this.byAnchor.set(fp.anchor, []);
+          this.byAnchor.get(fp.anchor).push([entry, fp]);
+          if (fp.regex !== null) this.compiled.set(fp.regex, new RegExp(fp.regex, "u"));
+        }
+        for (const literal of entry.exclude) {
+          if (!this.entryExcludes.has(literal)) this.entryExcludes.set(literal, []);
+          this.entryExcludes.get(literal).push(entry.id);
+        }
+      }
+      this.hints = fingerprintSet.error_hints.slice();
+    }
+
+    feedText(rawLines) {
+      let chunk = [];
+      for (const raw of rawLines) {
+        this.lines += 1;
+        chunk.push(this.cleaner.clean(this.lines, raw));
+        if (chunk.length >= CHUNK_LINES) {
+          this.feed(chunk);
+          chunk = [];
+        }
+      }
+      if (chunk.length) this.feed(chunk);
+    }
+
+    feed(chunk) {
+      const starts = [];
+      let position = 0;
+      for (const line of chunk) {
+        starts.push(position);
+        position += line.text.length + 1;
+      }
+      const joined = chunk.map((line) => line.text).join("\n");
+      for (const [literal, ids] of this.entryExcludes) {
+        if (joined.includes(literal)) for (const id of ids) this.excluded.add(id);
+      }
+      const evidenceLines = new Set();
+      for (const [anchor, users] of this.byAnchor) {
+        for (const index of linesContaining(joined, starts, anchor)) {
+          const line = chunk[index];
+          for (const [entry, fp] of users) {
+            if (this.hit(fp, line.text)) {
+              this.record(entry.id, fp.index, line);
+              evidenceLines.add(index);
+            }
+          }
+        }
+      }
+      for (const hint of this.hints) {
+        for (const index of linesContaining(joined, starts, hint)) {
+          if (!evidenceLines.has(index)) this.recordUnmatched(chunk[index]);
+        }
+      }
+    }
+
+    hit(fp, text) {
+      if (fp.exclude.some((literal) => text.includes(literal))) return false;
+      return fp.regex === null || this.compiled.get(fp.regex).test(text);
+    }
+
+    record(entryId, index, line) {
+      const key = `${entryId}\u0000${index}`;
+      if (!this.groups.has(key)) this.groups.set(key, new Map());
+      const groups = this.groups.get(key);
+      let group = groups.get(line.text);
+      if (group === undefined) {
+        if (groups.size >= MAX_GROUPS_PER_FINGERPRINT) return;
+        group = {
+          line: line.number,
+          last_line: line.number,
+          text: line.text,
+          count: 0,
+          ranks: new Set(),
+          first: { time: line.time, line: line.number, rank: line.rank },
+        };
+        groups.set(line.text, group);
+      }
+      group.count += 1;
+      group.last_line = line.number;
+      if (line.rank !== null) group.ranks.add(line.rank);
+      if (earlier({ time: line.time, line: line.number }, group.first)) {
+        group.first = { time: line.time, line: line.number, rank: line.rank };
+      }
+    }
+
+    recordUnmatched(line) {
+      const seen = this.unmatched.get(line.text);
+      if (seen !== undefined) seen[1] += 1;
+      else if (this.unmatched.size < MAX_UNMATCHED_TRACKED) this.unmatched.set(line.text, [line.number, 1]);
+    }
+
+    result() {
+      let matched = this.set.entries
+        .filter((entry) => !this.excluded.has(entry.id))
+        .map((entry) => this.match(entry))
+        .filter((match) => match !== null);
+      const explained = new Map();
+      for (const match of matched) for (const target of match.explains) explained.set(target, []);
+      for (const match of matched) for (const target of match.explains) explained.get(target).push(match.id);
+      for (const match of matched) {
+        match.explained_by = (explained.get(match.id) || []).filter((by) => by !== match.id).sort(compareStrings);
+        match.role = match.explained_by.length ? "symptom" : "root";
+      }
+      matched.sort(compareMatches);
+      const firstRank = matched.length ? matched[0]._first.rank : null;
+      for (const match of matched) {
+        delete match._first;
+        delete match.explains;
+      }
+      return {
+        version: RESULT_VERSION,
+        fingerprints: this.set.hash,
+        lines: this.lines,
+        confident: matched.length > 0 && matched[0].role === "root",
+        matches: matched,
+        first_failing_rank: firstRank,
+        unmatched_errors: this.unmatchedErrors(),
+      };
+    }
+
+    match(entry) {
+      const hits = new Map();
+      for (const fp of entry.fingerprints) {
+        const groups = this.groups.get(`${entry.id}\u0000${fp.index}`);
+        hits.set(fp.index, groups ? Array.from(groups.values()) : []);
+      }
+      const roots = entry.fingerprints.filter((fp) => fp.role === "root" && hits.get(fp.index).length);
+      if (!roots.length) return null;
+      if (entry.match === "all") {
+        const needed = entry.fingerprints.filter((fp) => fp.role !== "context");
+        if (!needed.every((fp) => hits.get(fp.index).length)) return null;
+      }
+      const rootGroups = roots.flatMap((fp) => hits.get(fp.index));
+      let first = rootGroups[0].first;
+      for (const group of rootGroups) if (earlier(group.first, first)) first = group.first;
+      const evidence = entry.fingerprints.flatMap((fp) => hits.get(fp.index).map((group) => evidenceOf(fp, group)));
+      evidence.sort((a, b) => a.line - b.line || a.fingerprint - b.fingerprint);
+      let fingerprintsHit = 0;
+      for (const groups of hits.values()) if (groups.length) fingerprintsHit++;
+      return {
+        id: entry.id,
+        title: entry.title,
+        url: entry.url,
+        explains: entry.explains,
+        score: {
+          priority: entry.priority,
+          specificity: Math.max(...roots.map((fp) => fp.specificity)),
+          first_line: Math.min(...rootGroups.map((group) => group.line)),
+          root_hits: rootGroups.reduce((sum, group) => sum + group.count, 0),
+          fingerprints_hit: fingerprintsHit,
+          fingerprints_total: entry.fingerprints.length,
+        },
+        evidence: evidence.slice(0, MAX_EVIDENCE_PER_MATCH),
+        more_evidence: Math.max(0, evidence.length - MAX_EVIDENCE_PER_MATCH),
+        _first: first,
+      };
+    }
+
+    unmatchedErrors() {
+      const items = [];
+      for (const [text, [line, count]] of this.unmatched) items.push({ line, text: shorten(text, ""), count });
+      items.sort((a, b) => a.line - b.line);
+      return items.slice(0, MAX_UNMATCHED);
+    }
+  }
+
+  function compareStrings(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  function compareMatches(a, b) {
+    const roleA = a.role === "root" ? 0 : 1;
+    const roleB = b.role === "root" ? 0 : 1;
+    return (
+      roleA - roleB ||
+      b.score.priority - a.score.priority ||
+      b.score.specificity - a.score.specificity ||
+      a.score.first_line - b.score.first_line ||
+      compareStrings(a.id, b.id)
+    );
+  }
+
+  function evidenceOf(fp, group) {
+    return {
+      fingerprint: fp.index,
+      role: fp.role,
+      line: group.line,
+      last_line: group.last_line,
+      text: shorten(group.text, fp.anchor),
+      count: group.count,
+      ranks: Array.from(group.ranks).sort((a, b) => a - b),
+    };
+  }
+
+  function shorten(text, anchor) {
+    if (text.length <= MAX_EVIDENCE_TEXT) return text;
+    const length = codePointLength(text);
+    if (length <= MAX_EVIDENCE_TEXT) return text;
+    const unit = anchor ? text.indexOf(anchor) : 0;
+    const position = unit <= 0 ? unit : codePointIndex(text, unit);
+    const start = Math.max(0, position - 100);
+    const end = Math.min(length, start + MAX_EVIDENCE_TEXT);
+    return (start > 0 ? "…" : "") + codePointSlice(text, start, end) + (end < length ? "…" : "");
+  }
+
+  function* linesContaining(joined, starts, literal) {
+    let position = joined.indexOf(literal);
+    while (position !== -1) {
+      const index = bisectRight(starts, position) - 1;
+      yield index;
+      const following = index + 1;
+      if (following >= starts.length) return;
+      position = joined.indexOf(literal, starts[following]);
+    }
+  }
+
+  function bisectRight(values, target) {
+    let low = 0;
+    let high = values.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (target < values[middle]) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  }
+
+  function diagnoseText(text, fingerprintSet) {
+    const matcher = new Matcher(fingerprintSet);
+    matcher.feedText(text.split("\n"));
+    return matcher.result();
+  }
+
+  function diagnoseBytes(bytes, fingerprintSet) {
+    return diagnoseText(decodeLog(bytes), fingerprintSet);
+  }
+
+  function canonicalJson(value) {
+    // Python's json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).
+    if (value === null || typeof value !== "object") return JSON.stringify(value);
+    if (Array.isArray(value)) return "[" + value.map(canonicalJson).join(",") + "]";
+    const keys = Object.keys(value).sort(compareStrings);
+    return "{" + keys.map((key) => JSON.stringify(key) + ":" + canonicalJson(value[key])).join(",") + "}";
+  }
+
+  return { decodeLog, diagnoseText, diagnoseBytes, canonicalJson, RESULT_VERSION };
+});

@@ -1,0 +1,135 @@
+"""Diagnose: the conformance cases, their meaning, and byte-identical output from the JS engine."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from generator.diagnose import decode_log, diagnose_stream, diagnose_text
+from generator.fingerprints import canonical_json
+
+HERE = Path(__file__).parent
+CASES = HERE / "diagnose" / "cases"
+FINGERPRINTS = HERE / "diagnose" / "fingerprints.json"
+NODE_CLI = HERE / "js" / "diagnose_cli.js"
+CASE_LOGS = sorted(CASES.glob("*.log"))
+
+
+@pytest.fixture(scope="module")
+def fingerprint_set() -> dict:
+    return json.loads(FINGERPRINTS.read_text(encoding="utf-8"))
+
+
+def diagnose_file(path: Path, fingerprint_set: dict) -> dict:
+    return diagnose_stream([path.read_bytes()], fingerprint_set)
+
+
+def node_results(fingerprints: Path, logs: list[Path]) -> list[str]:
+    node = shutil.which("node")
+    assert node, "node is required for the parity tests"
+    result = subprocess.run([node, str(NODE_CLI), str(fingerprints), *map(str, logs)], capture_output=True, check=True)
+    return result.stdout.decode("utf-8").splitlines()
+
+
+@pytest.mark.parametrize("log", CASE_LOGS, ids=lambda path: path.stem)
+def test_case_matches_expected_json(log, fingerprint_set):
+    expected = log.with_suffix(".json").read_text(encoding="utf-8")
+    assert canonical_json(diagnose_file(log, fingerprint_set)) + "\n" == expected, "run `make golden` and review"
+
+
+def ids(result: dict) -> list[str]:
+    return [match["id"] for match in result["matches"]]
+
+
+def test_case_meanings(fingerprint_set):
+    result = {log.stem: diagnose_file(log, fingerprint_set) for log in CASE_LOGS}
+    for name in ("ansi_colours", "utf8_bom", "utf16_le_bom", "utf16_be_no_bom", "invalid_bytes"):
+        assert ids(result[name]) == ["cuda-oom"], name
+    assert result["ansi_colours"]["matches"][0]["evidence"][0]["text"].startswith("torch.OutOfMemoryError")
+    assert ids(result["crlf_progress"])[0] == "cuda-illegal-memory-access"
+    assert result["crlf_progress"]["lines"] == 5
+    cjk = result["cjk_around_error"]["matches"][0]["evidence"]
+    assert cjk[0]["text"] == "错误：RuntimeError: CUDA error: an illegal memory access was encountered（第 10 步）"
+    timestamps = result["timestamps"]["matches"]
+    assert [item["text"] for item in timestamps[0]["evidence"]] == [
+        "Step 10 finished",
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+    ]
+    ranks = result["rank_prefixes"]
+    assert [(m["id"], [item["ranks"] for item in m["evidence"]]) for m in ranks["matches"]] == [
+        ("cuda-oom", [[3], [3]]),
+        ("nccl-watchdog-timeout", [[12], [4]]),
+    ]
+    same = result["same_traceback_ranks"]
+    assert same["first_failing_rank"] == 5
+    assert same["matches"][0]["evidence"][0] | {"text": ""} == {
+        "fingerprint": 0, "role": "root", "line": 4, "last_line": 14, "text": "", "count": 3, "ranks": [2, 5, 7],
+    }  # fmt: skip
+    assert result["concatenated_rank_files"]["first_failing_rank"] == 1
+    oom = result["oom_then_watchdog"]
+    assert [(m["id"], m["role"]) for m in oom["matches"]] == [("cuda-oom", "root"), ("nccl-watchdog-timeout", "symptom")]
+    assert oom["matches"][1]["explained_by"] == ["cuda-oom"] and oom["first_failing_rank"] == 3
+    assert ids(result["generic_and_specific_one_line"]) == ["cuda-illegal-memory-access", "cuda-error-generic"]
+    advice = result["advice_only"]
+    assert advice["confident"] is False and advice["matches"] == []
+    assert advice["unmatched_errors"] == [{"line": 4, "text": "RuntimeError: something unexpected happened", "count": 1}]
+    assert ids(result["exclude"]) == []
+    assert ids(result["match_all_distant"])[0] == "cuda-illegal-memory-access"
+    assert ids(result["match_all_missing_part"]) == ["cuda-error-generic"]
+    assert result["empty"] == {
+        "confident": False, "fingerprints": result["empty"]["fingerprints"], "first_failing_rank": None,
+        "lines": 1, "matches": [], "unmatched_errors": [], "version": 1,
+    }  # fmt: skip
+
+
+def test_js_engine_is_byte_identical_on_cases():
+    expected = [log.with_suffix(".json").read_text(encoding="utf-8").rstrip("\n") for log in CASE_LOGS]
+    assert node_results(FINGERPRINTS, CASE_LOGS) == expected
+
+
+def test_ten_megabyte_line_without_newline(tmp_path, fingerprint_set):
+    log = tmp_path / "one-line.log"
+    log.write_bytes(b"x" * 5_000_000 + b" RuntimeError: CUDA error: an illegal memory access was encountered " + b"y" * 5_000_000)
+    python = canonical_json(diagnose_file(log, fingerprint_set))
+    assert json.loads(python)["matches"][0]["evidence"][0]["text"].startswith("…xxx")
+    assert node_results(FINGERPRINTS, [log]) == [python]
+
+
+def test_shuffled_fingerprints_give_the_same_output(fingerprint_set):
+    shuffled = json.loads(json.dumps(fingerprint_set))
+    random.Random(7).shuffle(shuffled["entries"])
+    for entry in shuffled["entries"]:
+        random.Random(entry["id"]).shuffle(entry["fingerprints"])
+    for log in CASE_LOGS:
+        assert diagnose_file(log, shuffled) == diagnose_file(log, fingerprint_set), log.stem
+
+
+def test_streaming_in_small_chunks_equals_whole(fingerprint_set):
+    for log in CASE_LOGS:
+        data = log.read_bytes()
+        pieces = [data[i : i + 7] for i in range(0, len(data), 7)]
+        assert diagnose_stream(pieces, fingerprint_set) == diagnose_file(log, fingerprint_set), log.stem
+
+
+def test_overlong_lines_are_cut_in_bounded_memory():
+    from generator.diagnose import MAX_LINE, split_lines
+
+    pieces = ["a" * (MAX_LINE // 2)] * 3 + ["tail\nnext\n"]
+    lines = list(split_lines(pieces))
+    assert [len(line) for line in lines] == [MAX_LINE, 4, 0]
+
+
+def test_decoding_is_lenient():
+    assert decode_log(b"\xef\xbb\xbfabc") == "abc"
+    assert decode_log("héllo".encode("utf-16")) == "héllo"
+    assert decode_log(b"a\xffb\xe2\x82c") == "a\ufffdb\ufffdc"
+
+
+def test_text_entry_point(fingerprint_set):
+    result = diagnose_text("Step 10 finished\nRuntimeError: CUDA error: an illegal memory access was encountered", fingerprint_set)
+    assert ids(result) == ["cuda-illegal-memory-access", "cuda-error-generic"]
