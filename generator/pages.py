@@ -150,7 +150,7 @@ def index_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -> 
 
 
 def listing_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -> list[Page]:
-    """Home and the all-entries table."""
+    """Home, the all-entries table and the Diagnose page."""
     context = {
         "catalog": catalog,
         "entries": sorted(catalog.entries, key=lambda entry: entry.title.casefold()),
@@ -166,6 +166,7 @@ def listing_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -
     return [
         Page("index.md", env.get_template("home.md.j2").render(context)),
         Page("all.md", env.get_template("all.md.j2").render(context)),
+        Page("diagnose.md", env.get_template("diagnose.md.j2").render(context)),
     ]
 
 

@@ -1,0 +1,169 @@
+// The Diagnose page: paste a log or drop a file; the match runs locally in a Web Worker.
+// Everything from the log is rendered with textContent, never as HTML. The only requests
+// are same-origin static files (this script, the worker, the engine and fingerprints.json).
+"use strict";
+(function () {
+  const TIME_BUDGET_MS = 15000;
+  const script = document.currentScript;
+  const base = script.src.replace(/page\.js(\?.*)?$/, "");
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (key === "class") node.className = value;
+      else node.setAttribute(key, value);
+    }
+    for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    return node;
+  }
+
+  function start() {
+    const app = document.getElementById("diagnose-app");
+    if (!app) return;
+    const siteRoot = new URL(app.dataset.siteRoot || "./", location.href);
+    const fingerprintsUrl = new URL(app.dataset.fingerprints, location.href);
+    const reportBase = app.dataset.reportUrl || "";
+
+    const textarea = el("textarea", {
+      id: "diagnose-log",
+      rows: "14",
+      spellcheck: "false",
+      placeholder: "Paste a training log or traceback here, or drop a log file on this box.",
+      "aria-label": "Log to diagnose",
+    });
+    const file = el("input", { type: "file", id: "diagnose-file", "aria-label": "Choose a log file" });
+    const run = el("button", { type: "button", id: "diagnose-run", class: "md-button md-button--primary" }, "Diagnose");
+    const status = el("p", { id: "diagnose-status", role: "status" });
+    const results = el("div", { id: "diagnose-results" });
+    app.append(textarea, el("div", { class: "diagnose-controls" }, run, el("label", {}, "or open a file: ", file)), status, results);
+
+    let fingerprints = null;
+    let workerUrl = null;
+    let pendingBytes = null;
+    // Everything the matcher needs is fetched once, up front, so the page keeps working
+    // with the network cut: the worker is started from a local Blob, not from the server.
+    const text = (url) =>
+      fetch(url, { credentials: "same-origin" }).then((response) => {
+        if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+        return response.text();
+      });
+    const loading = Promise.all([text(fingerprintsUrl), text(base + "engine.js"), text(base + "worker.js")])
+      .then(([data, engineSource, workerSource]) => {
+        const blob = new Blob([engineSource, "\n", workerSource], { type: "text/javascript" });
+        workerUrl = URL.createObjectURL(blob);
+        fingerprints = JSON.parse(data);
+        status.textContent = `${fingerprints.entries.length} entries loaded. Your log stays in this browser.`;
+      })
+      .catch((error) => {
+        status.textContent = `Could not load the fingerprints (${error.message}).`;
+      });
+
+    textarea.addEventListener("input", () => {
+      pendingBytes = null;
+    });
+    textarea.addEventListener("dragover", (event) => event.preventDefault());
+    textarea.addEventListener("drop", (event) => {
+      event.preventDefault();
+      if (event.dataTransfer.files.length) readFile(event.dataTransfer.files[0]);
+    });
+    file.addEventListener("change", () => {
+      if (file.files.length) readFile(file.files[0]);
+    });
+    run.addEventListener("click", () => loading.then(diagnose));
+
+    function readFile(chosen) {
+      chosen.arrayBuffer().then((buffer) => {
+        pendingBytes = buffer;
+        const preview = new TextDecoder().decode(new Uint8Array(buffer, 0, Math.min(buffer.byteLength, 200000)));
+        textarea.value = preview + (buffer.byteLength > 200000 ? "\n… (file continues; the whole file is diagnosed)" : "");
+        status.textContent = `${chosen.name}: ${buffer.byteLength.toLocaleString()} bytes read locally.`;
+        loading.then(diagnose);
+      });
+    }
+
+    function diagnose() {
+      if (!fingerprints) return;
+      results.replaceChildren();
+      status.textContent = "Matching…";
+      const worker = new Worker(workerUrl);
+      const timer = setTimeout(() => {
+        worker.terminate();
+        status.textContent = `Stopped after ${TIME_BUDGET_MS / 1000} s. Try the command line: trainwreck diagnose train.log`;
+      }, TIME_BUDGET_MS);
+      worker.onmessage = (event) => {
+        clearTimeout(timer);
+        worker.terminate();
+        if (!event.data.ok) {
+          status.textContent = `The matcher failed: ${event.data.error}`;
+          return;
+        }
+        status.textContent = `Matched ${event.data.result.lines.toLocaleString()} lines in ${Math.round(event.data.ms)} ms, locally.`;
+        render(event.data.result, event.data.json);
+      };
+      const message = { fingerprints };
+      if (pendingBytes) message.bytes = pendingBytes.slice(0);
+      else message.text = textarea.value;
+      worker.postMessage(message);
+    }
+
+    function render(result, json) {
+      const out = [];
+      if (result.confident) {
+        out.push(el("h2", {}, result.matches.length === 1 ? "1 matching entry" : `${result.matches.length} matching entries, best first`));
+      } else {
+        out.push(el("h2", {}, "No confident match"));
+      }
+      result.matches.forEach((match, index) => out.push(renderMatch(match, index + 1)));
+      if (result.first_failing_rank !== null) {
+        out.push(el("p", { class: "diagnose-rank" }, "First failing rank: ", el("strong", {}, String(result.first_failing_rank))));
+      }
+      if (!result.confident) out.push(renderUnmatched(result));
+      const raw = el("details", {}, el("summary", {}, "Canonical JSON (same as trainwreck diagnose --json)"), el("pre", {}, el("code", { id: "diagnose-json" }, json)));
+      out.push(raw);
+      results.replaceChildren(...out);
+    }
+
+    function renderMatch(match, number) {
+      const link = el("a", { href: new URL(match.url, siteRoot).href }, match.title);
+      const score = match.score;
+      const why =
+        (match.role === "symptom" ? `A symptom, explained by ${match.explained_by.join(", ")}` : "Root cause") +
+        `; specificity ${score.specificity}` +
+        (score.priority ? `; priority ${score.priority}` : "") +
+        `; first seen on line ${score.first_line}; ${score.fingerprints_hit} of ${score.fingerprints_total} fingerprints.`;
+      const evidence = el("ul", { class: "diagnose-evidence" });
+      for (const item of match.evidence) {
+        let repeat = item.count > 1 ? ` · ${item.count} times (lines ${item.line}–${item.last_line})` : "";
+        if (item.ranks.length) repeat += ` · rank${item.ranks.length > 1 ? "s" : ""} ${item.ranks.join(", ")}`;
+        evidence.append(
+          el("li", {}, el("span", { class: "diagnose-line" }, `line ${item.line}`), " ", el("code", {}, item.text), el("small", {}, ` ${item.role}${repeat}`)),
+        );
+      }
+      if (match.more_evidence) evidence.append(el("li", {}, `… and ${match.more_evidence} more`));
+      return el("section", { class: `diagnose-match diagnose-${match.role}`, "data-entry": match.id }, el("h3", {}, `${number}. `, link), el("p", {}, why), evidence);
+    }
+
+    function renderUnmatched(result) {
+      const box = el("section", { class: "diagnose-unmatched" });
+      if (result.unmatched_errors.length) {
+        box.append(el("p", {}, "Error-looking lines that matched no entry:"));
+        const list = el("ul", {});
+        for (const item of result.unmatched_errors) {
+          list.append(el("li", {}, el("span", { class: "diagnose-line" }, `line ${item.line}`), " ", el("code", {}, item.text), item.count > 1 ? ` (×${item.count})` : ""));
+        }
+        box.append(list);
+      } else {
+        box.append(el("p", {}, "No error-looking lines were found."));
+      }
+      if (reportBase) {
+        const first = result.unmatched_errors.length ? result.unmatched_errors[0].text.slice(0, 200) : "";
+        const params = new URLSearchParams({ title: first ? `New failure: ${first.slice(0, 80)}` : "New failure", error: first });
+        box.append(el("p", {}, "Not in the encyclopedia yet? ", el("a", { href: `${reportBase}&${params}`, rel: "noopener", target: "_blank", id: "diagnose-report" }, "Report a new failure"), " (opens GitHub; nothing is sent until you submit)."));
+      }
+      return box;
+    }
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

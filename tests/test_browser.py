@@ -1,0 +1,128 @@
+"""In real Chromium (Debian's package, driven by Playwright): diagnose, hostile logs, search, no third-party requests."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import make_repo
+from test_site import mkdocs_build
+
+from generator.build import build
+
+pytestmark = pytest.mark.browser
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+CASES = Path(__file__).parent / "diagnose" / "cases"
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(tmp_path_factory):
+    settings = make_repo(tmp_path_factory.mktemp("browser") / "repo")
+    build(settings)
+    result = mkdocs_build(settings)
+    assert result.returncode == 0, result.stderr
+    handler = functools.partial(QuietHandler, directory=str(settings.site_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (.ci/run does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, site_url):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.requests = []
+    page.dialogs = []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+    yield page
+    context.close()
+
+
+def foreign_requests(page, site_url) -> list[str]:
+    """Requests that are neither same-origin static files nor the page's own Blob (the worker)."""
+    return [url for url in page.requests if not url.startswith((site_url, "blob:" + site_url.rstrip("/")))]
+
+
+def diagnose(page, site_url, text):
+    page.goto(site_url + "diagnose/")
+    page.wait_for_selector("#diagnose-status:has-text('entries loaded')")
+    page.fill("#diagnose-log", text)
+    page.click("#diagnose-run")
+    page.wait_for_selector("#diagnose-json", state="attached")
+
+
+def test_pasted_log_finds_the_entry_with_no_foreign_requests(page, site_url):
+    log = (CASES / "oom_then_watchdog.log").read_text(encoding="utf-8")
+    diagnose(page, site_url, log)
+    matches = page.locator(".diagnose-match")
+    assert matches.first.get_attribute("data-entry") == "cuda-oom"
+    assert "CUDA out of memory during training" in matches.first.inner_text()
+    assert "First failing rank: 3" in page.inner_text("#diagnose-results")
+    assert page.locator(".diagnose-match.diagnose-symptom").get_attribute("data-entry") == "nccl-watchdog-timeout"
+    expected = (CASES / "oom_then_watchdog.json").read_text(encoding="utf-8").rstrip("\n")
+    assert page.text_content("#diagnose-json") == expected
+    assert foreign_requests(page, site_url) == []
+    assert any(url.endswith("api/fingerprints.json") for url in page.requests)
+
+
+def test_hostile_log_renders_inert(page, site_url):
+    log = '<script>alert("x")</script>\nRuntimeError: CUDA error: an illegal memory access was encountered <img src=x onerror=alert(1)>\nStep 10 finished\n'
+    diagnose(page, site_url, log)
+    results = page.locator("#diagnose-results")
+    assert results.locator("img, script, iframe").count() == 0
+    assert "<img src=x onerror=alert(1)>" in results.inner_text()
+    assert page.dialogs == []
+
+
+def test_no_match_offers_a_report_link(page, site_url):
+    diagnose(page, site_url, "step 1\nValueError: a failure nobody has seen\n")
+    assert "No confident match" in page.inner_text("#diagnose-results")
+    link = page.locator("#diagnose-report").get_attribute("href")
+    assert link.startswith("https://github.com/trainwreck-ml/trainwreck/issues/new?template=new-failure.yml&title=New+failure")
+    assert foreign_requests(page, site_url) == []
+
+
+def test_works_offline_once_loaded(page, site_url):
+    page.goto(site_url + "diagnose/")
+    page.wait_for_selector("#diagnose-status:has-text('entries loaded')")
+    page.context.set_offline(True)
+    page.fill("#diagnose-log", "RuntimeError: CUDA error: unspecified launch failure\n")
+    page.click("#diagnose-run")
+    page.wait_for_selector("#diagnose-json", state="attached")
+    assert page.locator(".diagnose-match").first.get_attribute("data-entry") == "cuda-error-generic"
+
+
+def test_exact_error_string_in_search_finds_the_entry(page, site_url):
+    page.goto(site_url)
+    page.fill("input.md-search__input", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.")
+    page.wait_for_selector(".md-search-result__item a")
+    first = page.locator(".md-search-result__item a").first.get_attribute("href")
+    assert "entries/cuda-oom/" in first
+
+
+def test_home_links_to_diagnose(page, site_url):
+    page.goto(site_url)
+    assert page.locator("a[href='diagnose/']").count() >= 1
