@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: all check site serve test lint fmt bench golden lock venv clean
+.PHONY: all check site serve test lint fmt bench golden readme lock venv clean
 
 all: check
 
@@ -48,6 +48,10 @@ bench: $(STAMP)
 
 golden: $(STAMP)
 	$(BIN)/python tests/update_golden.py
+
+readme: $(STAMP)
+	$(BIN)/python scripts/corpus_stats.py --write
+	$(BIN)/trainwreck export schema > entries/entry.schema.json
 
 lock: $(STAMP)
 	( echo "# Fully pinned from requirements.in by \`make lock\`. Do not edit by hand."; \

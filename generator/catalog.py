@@ -103,5 +103,7 @@ def _dangling_links(item: LoadedEntry, by_id: dict[str, LoadedEntry]) -> list[Pr
     for target, field in links:
         if target not in by_id:
             line, col = item.document.position(field)
-            problems.append(Problem(item.source.shown, line, col, ".".join(map(str, field)), f"no entry has id {target!r}"))
+            problems.append(
+                Problem(item.source.shown, line, col, ".".join(map(str, field)), f"no entry has id {target!r}")
+            )
     return problems

@@ -227,7 +227,9 @@ class Matcher:
         if group is None:
             if len(groups) >= MAX_GROUPS_PER_FINGERPRINT:
                 return
-            group = groups[line.text] = Group(line.number, line.number, line.text, first=(line.time, line.number, line.rank))
+            group = groups[line.text] = Group(
+                line.number, line.number, line.text, first=(line.time, line.number, line.rank)
+            )
         group.count += 1
         group.last_line = line.number
         if line.rank is not None:
@@ -268,7 +270,9 @@ class Matcher:
         }
 
     def _match(self, entry: dict) -> dict | None:
-        hits = {fp["index"]: list(self.groups.get((entry["id"], fp["index"]), {}).values()) for fp in entry["fingerprints"]}
+        hits = {
+            fp["index"]: list(self.groups.get((entry["id"], fp["index"]), {}).values()) for fp in entry["fingerprints"]
+        }
         roots = [fp for fp in entry["fingerprints"] if fp["role"] == "root" and hits[fp["index"]]]
         if not roots:
             return None
@@ -278,11 +282,7 @@ class Matcher:
                 return None
         root_groups = [group for fp in roots for group in hits[fp["index"]]]
         first = min((group.first for group in root_groups), key=lambda first: first[:2])
-        evidence = [
-            _evidence(fp, group)
-            for fp in entry["fingerprints"]
-            for group in hits[fp["index"]]
-        ]
+        evidence = [_evidence(fp, group) for fp in entry["fingerprints"] for group in hits[fp["index"]]]
         evidence.sort(key=lambda item: (item["line"], item["fingerprint"]))
         return {
             "id": entry["id"],
@@ -303,7 +303,9 @@ class Matcher:
         }
 
     def _unmatched(self) -> list[dict]:
-        items = [{"line": line, "text": _shorten(text, ""), "count": count} for text, (line, count) in self.unmatched.items()]
+        items = [
+            {"line": line, "text": _shorten(text, ""), "count": count} for text, (line, count) in self.unmatched.items()
+        ]
         items.sort(key=lambda item: item["line"])
         return items[:MAX_UNMATCHED]
 

@@ -92,9 +92,7 @@ def _scan(pattern: str, problems: _Problems) -> list[str]:
                 problems.add(f"\\{nxt} is not allowed (JS has no such anchor); lines are matched one at a time")
             elif nxt in "sS":
                 problems.add(f"\\{nxt} is not allowed (Python and JS disagree on Unicode spaces); use [ \\t]")
-            elif nxt in "bB":
-                pass
-            elif nxt in CLASS_ESCAPES or nxt in CONTROL_ESCAPES:
+            elif nxt in "bB" or nxt in CLASS_ESCAPES or nxt in CONTROL_ESCAPES:
                 pass
             elif nxt in SYNTAX_CHARS:
                 if not groups:

@@ -101,13 +101,15 @@ def _walk(node: yaml.Node, loc: Loc, positions: dict[Loc, tuple[int, int]], dept
                 raise DocumentError(line, col, "keys must be plain strings", _dotted(loc))
             key = key_node.value
             if key in seen:
-                raise DocumentError(line, col, f"duplicate key {key!r} (first on line {seen[key]})", _dotted(loc + (key,)))
+                raise DocumentError(
+                    line, col, f"duplicate key {key!r} (first on line {seen[key]})", _dotted((*loc, key))
+                )
             seen[key] = line
-            positions[loc + (key, "__key__")] = (line, col)
-            _walk(value_node, loc + (key,), positions, depth + 1)
+            positions[(*loc, key, "__key__")] = (line, col)
+            _walk(value_node, (*loc, key), positions, depth + 1)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            _walk(item, loc + (index,), positions, depth + 1)
+            _walk(item, (*loc, index), positions, depth + 1)
 
 
 def _located(error: yaml.MarkedYAMLError, text: str) -> DocumentError:
@@ -120,7 +122,9 @@ def _located(error: yaml.MarkedYAMLError, text: str) -> DocumentError:
 
 
 def _kind(data: object) -> str:
-    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(data), type(data).__name__)
+    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(
+        type(data), type(data).__name__
+    )
 
 
 def _dotted(loc: Loc) -> str:

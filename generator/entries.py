@@ -47,7 +47,9 @@ def load_entry(source: Source, vocabulary: Vocabulary) -> tuple[LoadedEntry | No
     except OSError as error:
         return None, [Problem(source.shown, 1, 1, "", f"cannot read file: {error.strerror}")]
     placeholders = [
-        Problem(source.shown, *document.position(loc), _dotted(loc), "placeholder from `trainwreck new` is not filled in")
+        Problem(
+            source.shown, *document.position(loc), _dotted(loc), "placeholder from `trainwreck new` is not filled in"
+        )
         for loc in _placeholders(document.data, ())
     ]
     try:
@@ -77,7 +79,9 @@ def _path_problems(source: Source, document: Document, entry: Entry) -> list[Pro
     problems = []
     if entry.id != source.stem:
         line, col = document.position(("id",))
-        problems.append(Problem(source.shown, line, col, "id", f"{entry.id!r} must equal the file name {source.stem!r}"))
+        problems.append(
+            Problem(source.shown, line, col, "id", f"{entry.id!r} must equal the file name {source.stem!r}")
+        )
     if entry.category != source.category:
         line, col = document.position(("category",))
         message = f"{entry.category!r} does not match the folder entries/{source.category}/"
@@ -88,7 +92,7 @@ def _path_problems(source: Source, document: Document, entry: Entry) -> list[Pro
 def _problem(source: Source, document: Document, detail: dict) -> Problem:
     loc = tuple(part for part in detail["loc"] if not isinstance(part, str) or not part.startswith("function-"))
     if detail["type"] == "extra_forbidden":
-        line, col = document.position(loc + ("__key__",))
+        line, col = document.position((*loc, "__key__"))
         message = "unknown field" + _suggestion(loc)
     else:
         line, col = document.position(loc)

@@ -46,9 +46,15 @@ def faq_for(entry: Entry, catalog: Catalog) -> list[FaqItem]:
         _item("faq-confirm", "What is the quickest way to confirm it?", _confirm_answer(entry)),
     ]
     if entry.affected.versions or entry.affected.hardware:
-        items.append(_item("faq-versions", "Which versions and hardware are affected?", _versions_answer(entry, catalog)))
+        items.append(
+            _item("faq-versions", "Which versions and hardware are affected?", _versions_answer(entry, catalog))
+        )
     if entry.fix.workarounds:
-        items.append(_item("faq-workaround", "Is there a workaround if I cannot apply the fix yet?", _list(entry.fix.workarounds)))
+        items.append(
+            _item(
+                "faq-workaround", "Is there a workaround if I cannot apply the fix yet?", _list(entry.fix.workarounds)
+            )
+        )
     if entry.recurrence:
         items.append(_item("faq-recurrence", "Will it come back after the fix?", markdown.inline(entry.recurrence)))
     if entry.scale:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -155,7 +154,9 @@ def listing_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -
         "catalog": catalog,
         "entries": sorted(catalog.entries, key=lambda entry: entry.title.casefold()),
         "newest": catalog.newest(NEWEST_ON_HOME),
-        "categories": [(term, len(catalog.in_category(slug))) for slug, term in catalog.vocabulary.terms("categories").items()],
+        "categories": [
+            (term, len(catalog.in_category(slug))) for slug, term in catalog.vocabulary.terms("categories").items()
+        ],
         "systems": sorted(
             {system for entry in catalog.entries for system in entry.affected.systems},
             key=lambda slug: catalog.vocabulary.terms("systems")[slug].title.casefold(),

@@ -18,9 +18,13 @@ class ScaffoldError(ValueError):
     """The id or category cannot be used; nothing was written."""
 
 
-def write_scaffold(settings: Settings, catalog: Catalog, entry_id: str, category: str, today: dt.date | None = None) -> Path:
+def write_scaffold(
+    settings: Settings, catalog: Catalog, entry_id: str, category: str, today: dt.date | None = None
+) -> Path:
     if not re.match(ID_PATTERN, entry_id) or len(entry_id) > 80:
-        raise ScaffoldError(f"{entry_id!r} is not a valid id: lowercase ASCII words joined by '-', at most 80 characters")
+        raise ScaffoldError(
+            f"{entry_id!r} is not a valid id: lowercase ASCII words joined by '-', at most 80 characters"
+        )
     if category not in catalog.vocabulary.terms("categories"):
         known = ", ".join(sorted(catalog.vocabulary.terms("categories")))
         raise ScaffoldError(f"unknown category {category!r}; choose one of: {known}")
@@ -30,7 +34,9 @@ def write_scaffold(settings: Settings, catalog: Catalog, entry_id: str, category
     if path.exists():
         raise ScaffoldError(f"{path} already exists")
     env = SandboxedEnvironment(loader=FileSystemLoader(str(settings.templates_dir)), undefined=StrictUndefined)
-    text = env.get_template("new-entry.yaml.j2").render(id=entry_id, category=category, today=(today or dt.date.today()))
+    text = env.get_template("new-entry.yaml.j2").render(
+        id=entry_id, category=category, today=(today or dt.date.today())
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("x", encoding="utf-8") as stream:
         stream.write(text)

@@ -76,7 +76,9 @@ class Affected(Model):
         default_factory=list,
         description="Affected hardware in plain words, e.g. 'NVIDIA Blackwell (sm_120): RTX 50 series, RTX PRO 6000'.",
     )
-    platforms: list[OneLine] = Field(default_factory=list, description="Operating systems or environments, where it matters.")
+    platforms: list[OneLine] = Field(
+        default_factory=list, description="Operating systems or environments, where it matters."
+    )
 
     @field_validator("systems")
     @classmethod
@@ -97,13 +99,17 @@ class Affected(Model):
 
 class Check(Model):
     step: Prose = Field(description="One thing to check, in the imperative.")
-    command: str | None = Field(default=None, max_length=2000, description="A command to run, rendered as a copyable block.")
+    command: str | None = Field(
+        default=None, max_length=2000, description="A command to run, rendered as a copyable block."
+    )
     expect: Prose | None = Field(default=None, description="What the output looks like when this failure is the cause.")
 
 
 class Step(Model):
     step: Prose = Field(description="One step of the fix, in the imperative.")
-    command: str | None = Field(default=None, max_length=2000, description="A command to run, rendered as a copyable block.")
+    command: str | None = Field(
+        default=None, max_length=2000, description="A command to run, rendered as a copyable block."
+    )
 
 
 class CodeExample(Model):
@@ -117,10 +123,14 @@ class CodeExample(Model):
 
 class Fix(Model):
     summary: OneLine = Field(description="The fix in one line; shown in the quick-answer box.")
-    effort: OneLine | None = Field(default=None, description="Typical time to apply once diagnosed, e.g. '10-30 minutes'.")
+    effort: OneLine | None = Field(
+        default=None, description="Typical time to apply once diagnosed, e.g. '10-30 minutes'."
+    )
     steps: list[Step] = Field(min_length=1, description="What to do, in order.")
     examples: list[CodeExample] = Field(default_factory=list, description="Code per stack, rendered as content tabs.")
-    workarounds: list[Prose] = Field(default_factory=list, description="Stopgaps when the real fix is not possible yet.")
+    workarounds: list[Prose] = Field(
+        default_factory=list, description="Stopgaps when the real fix is not possible yet."
+    )
 
 
 class Reference(Model):
@@ -177,7 +187,9 @@ class Fingerprint(Model):
             raise ValueError(f"give exactly one of contains, template, regex (got {', '.join(given) or 'none'})")
         if self.regex is not None:
             if self.anchor is None:
-                raise ValueError("a regex fingerprint needs an `anchor`: a literal of 6+ characters every match contains")
+                raise ValueError(
+                    "a regex fingerprint needs an `anchor`: a literal of 6+ characters every match contains"
+                )
             problems = dialect.regex_problems(self.regex, self.anchor)
         elif self.template is not None:
             problems = dialect.template_problems(self.template)
@@ -236,7 +248,8 @@ class Entry(Model):
     category: str = Field(description="From entries/_vocab/categories.yml; equals the folder name.")
     severity: str = Field(description="From entries/_vocab/severities.yml.")
     status: Literal["active", "fixed-upstream", "obsolete"] = Field(
-        default="active", description="active, fixed-upstream (fixed in a release; still seen on old versions), or obsolete."
+        default="active",
+        description="active, fixed-upstream (fixed in a release; still seen on old versions), or obsolete.",
     )
     tags: list[str] = Field(min_length=1, description="From entries/_vocab/tags.yml.")
     stages: list[Literal["training", "fine-tuning", "evaluation", "inference", "install"]] = Field(

@@ -61,7 +61,11 @@ def _read_terms(path: Path, shown: str, problems: list[Problem]) -> dict[str, Te
         if not SLUG.match(str(slug)):
             problems.append(Problem(shown, line, col, str(slug), "slugs are lowercase ASCII words joined by '-'"))
             continue
-        if not isinstance(spec, dict) or not isinstance(spec.get("title"), str) or not isinstance(spec.get("description"), str):
+        if (
+            not isinstance(spec, dict)
+            or not isinstance(spec.get("title"), str)
+            or not isinstance(spec.get("description"), str)
+        ):
             problems.append(Problem(shown, line, col, slug, "each term needs a `title` and a `description` string"))
             continue
         extra = {key: value for key, value in spec.items() if key not in ("title", "description")}

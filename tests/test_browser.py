@@ -15,7 +15,13 @@ from generator.build import build
 
 pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 CASES = Path(__file__).parent / "diagnose" / "cases"
 
 
@@ -101,7 +107,9 @@ def test_no_match_offers_a_report_link(page, site_url):
     diagnose(page, site_url, "step 1\nValueError: a failure nobody has seen\n")
     assert "No confident match" in page.inner_text("#diagnose-results")
     link = page.locator("#diagnose-report").get_attribute("href")
-    assert link.startswith("https://github.com/trainwreck-ml/trainwreck/issues/new?template=new-failure.yml&title=New+failure")
+    assert link.startswith(
+        "https://github.com/trainwreck-ml/trainwreck/issues/new?template=new-failure.yml&title=New+failure"
+    )
     assert foreign_requests(page, site_url) == []
 
 

@@ -19,14 +19,18 @@ def test_dangling_related_id(repo):
     text = fixture_text("memory", "cuda-oom").replace("  - id: nccl-watchdog-timeout\n", "  - id: no-such-entry\n")
     write_entry(repo, "memory", "cuda-oom", text)
     line = text.splitlines().index("  - id: no-such-entry") + 1
-    assert problems_of(repo) == [f"entries/memory/cuda-oom.yaml:{line}:9: related.0.id: no entry has id 'no-such-entry'"]
+    assert problems_of(repo) == [
+        f"entries/memory/cuda-oom.yaml:{line}:9: related.0.id: no entry has id 'no-such-entry'"
+    ]
 
 
 def test_dangling_explains_id(repo):
     text = fixture_text("memory", "cuda-oom").replace("explains: [nccl-watchdog-timeout]", "explains: [ghost]")
     write_entry(repo, "memory", "cuda-oom", text)
     line = next(i for i, row in enumerate(text.splitlines(), 1) if "explains: [ghost]" in row)
-    assert problems_of(repo) == [f"entries/memory/cuda-oom.yaml:{line}:14: diagnose.explains.0: no entry has id 'ghost'"]
+    assert problems_of(repo) == [
+        f"entries/memory/cuda-oom.yaml:{line}:14: diagnose.explains.0: no entry has id 'ghost'"
+    ]
 
 
 def test_duplicate_id_in_another_category(repo):
@@ -38,7 +42,9 @@ def test_duplicate_id_in_another_category(repo):
 
 
 def test_alias_colliding_with_an_id(repo):
-    text = fixture_text("memory", "cuda-oom").replace("status: active", "status: active\naliases: [cuda-error-generic]", 1)
+    text = fixture_text("memory", "cuda-oom").replace(
+        "status: active", "status: active\naliases: [cuda-error-generic]", 1
+    )
     write_entry(repo, "memory", "cuda-oom", text)
     assert problems_of(repo) == [
         "entries/memory/cuda-oom.yaml:7:11: aliases.0: 'cuda-error-generic' is already used by "
@@ -51,7 +57,10 @@ def test_backlinks_and_queries(repo):
     watchdog = catalog.get("nccl-watchdog-timeout")
     assert [link.entry.id for link in catalog.backlinks(watchdog)] == ["cuda-oom"]
     assert catalog.backlinks(catalog.get("cuda-oom")) == []
-    assert [entry.id for entry in catalog.in_category("cuda-runtime")] == ["cuda-error-generic", "cuda-illegal-memory-access"]
+    assert [entry.id for entry in catalog.in_category("cuda-runtime")] == [
+        "cuda-error-generic",
+        "cuda-illegal-memory-access",
+    ]
     assert [entry.id for entry in catalog.tagged("oom")] == ["cuda-oom"]
     assert [entry.id for entry in catalog.affecting("nccl")] == ["nccl-watchdog-timeout"]
     assert catalog.find("nccl-timeout") == watchdog
@@ -63,8 +72,10 @@ def test_examples_must_agree_with_fingerprints(repo):
         "        torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
         "        torch.OutOfMemoryError: CUDA ran out of memory.",
     )
-    text = text.replace("        RuntimeError: DataLoader worker (pid 123) is killed by signal: Killed.",
-                        "        CUDA out of memory. Tried to allocate 20 MiB.")
+    text = text.replace(
+        "        RuntimeError: DataLoader worker (pid 123) is killed by signal: Killed.",
+        "        CUDA out of memory. Tried to allocate 20 MiB.",
+    )
     write_entry(repo, "memory", "cuda-oom", text)
     lines = text.splitlines()
     match_line = lines.index("    match:") + 2

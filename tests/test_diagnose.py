@@ -72,12 +72,17 @@ def test_case_meanings(fingerprint_set):
     }  # fmt: skip
     assert result["concatenated_rank_files"]["first_failing_rank"] == 1
     oom = result["oom_then_watchdog"]
-    assert [(m["id"], m["role"]) for m in oom["matches"]] == [("cuda-oom", "root"), ("nccl-watchdog-timeout", "symptom")]
+    assert [(m["id"], m["role"]) for m in oom["matches"]] == [
+        ("cuda-oom", "root"),
+        ("nccl-watchdog-timeout", "symptom"),
+    ]
     assert oom["matches"][1]["explained_by"] == ["cuda-oom"] and oom["first_failing_rank"] == 3
     assert ids(result["generic_and_specific_one_line"]) == ["cuda-illegal-memory-access", "cuda-error-generic"]
     advice = result["advice_only"]
     assert advice["confident"] is False and advice["matches"] == []
-    assert advice["unmatched_errors"] == [{"line": 4, "text": "RuntimeError: something unexpected happened", "count": 1}]
+    assert advice["unmatched_errors"] == [
+        {"line": 4, "text": "RuntimeError: something unexpected happened", "count": 1}
+    ]
     assert ids(result["exclude"]) == []
     assert ids(result["match_all_distant"])[0] == "cuda-illegal-memory-access"
     assert ids(result["match_all_missing_part"]) == ["cuda-error-generic"]
@@ -94,7 +99,9 @@ def test_js_engine_is_byte_identical_on_cases():
 
 def test_ten_megabyte_line_without_newline(tmp_path, fingerprint_set):
     log = tmp_path / "one-line.log"
-    log.write_bytes(b"x" * 5_000_000 + b" RuntimeError: CUDA error: an illegal memory access was encountered " + b"y" * 5_000_000)
+    log.write_bytes(
+        b"x" * 5_000_000 + b" RuntimeError: CUDA error: an illegal memory access was encountered " + b"y" * 5_000_000
+    )
     python = canonical_json(diagnose_file(log, fingerprint_set))
     assert json.loads(python)["matches"][0]["evidence"][0]["text"].startswith("…xxx")
     assert node_results(FINGERPRINTS, [log]) == [python]
@@ -131,5 +138,7 @@ def test_decoding_is_lenient():
 
 
 def test_text_entry_point(fingerprint_set):
-    result = diagnose_text("Step 10 finished\nRuntimeError: CUDA error: an illegal memory access was encountered", fingerprint_set)
+    result = diagnose_text(
+        "Step 10 finished\nRuntimeError: CUDA error: an illegal memory access was encountered", fingerprint_set
+    )
     assert ids(result) == ["cuda-illegal-memory-access", "cuda-error-generic"]

@@ -29,7 +29,12 @@ def test_positions_point_at_each_value():
         (b"a:\n\tb: 1\n", 2, 1, "a tab; YAML indents with spaces only"),
         (b"a: 1\nb: 2\na: 3\n", 3, 1, "duplicate key 'a' (first on line 1)"),
         (b"a: &x 1\nb: *x\n", 1, 4, "anchors (&name) are not allowed"),
-        (b"a: !!python/object/apply:os.system [ls]\n", 1, 4, "explicit tags like tag:yaml.org,2002:python/object/apply:os.system"),
+        (
+            b"a: !!python/object/apply:os.system [ls]\n",
+            1,
+            4,
+            "explicit tags like tag:yaml.org,2002:python/object/apply:os.system",
+        ),
         (b"a: !custom x\n", 1, 4, "explicit tags like !custom"),
         (b"\xef\xbb\xbfa: 1\n", 1, 1, "byte-order mark"),
         (b"a: 1\nb: caf\xe9\n", 2, 7, "not valid UTF-8"),

@@ -58,7 +58,10 @@ def test_wrong_type(repo):
 
 
 def test_missing_field_points_at_the_parent(repo):
-    text = fixture_text("memory", "cuda-oom").replace("root_cause: >-\n  Activations, weights, gradients and optimizer state need more GPU memory than the device has.\n", "")
+    text = fixture_text("memory", "cuda-oom").replace(
+        "root_cause: >-\n  Activations, weights, gradients and optimizer state need more GPU memory than the device has.\n",
+        "",
+    )
     write_entry(repo, "memory", "cuda-oom", text)
     assert problems_of(repo) == [f"{OOM}:2:1: root_cause: required field is missing"]
 
@@ -126,7 +129,10 @@ def test_every_problem_in_every_file_is_reported_at_once(repo):
     assert problems[0] == (
         "entries/distributed/nccl-watchdog-timeout.yaml:9:9: stages: list should have at least 1 item after validation, not 0"
     )
-    assert problems[1] == f"{OOM}:5:11: severity: unknown severities 'urgent'; add it to entries/_vocab/severities.yml first"
+    assert (
+        problems[1]
+        == f"{OOM}:5:11: severity: unknown severities 'urgent'; add it to entries/_vocab/severities.yml first"
+    )
     assert problems[2] == f"{OOM}:9:8: layer: must be 'software', 'hardware', 'configuration' or 'mixed'"
 
 
@@ -134,7 +140,9 @@ def test_yaml_problems_are_reported_with_schema_problems_of_other_files(repo):
     write_entry(repo, "memory", "broken", "id: broken\ntitle: [unclosed\n")
     replace_in(repo, "distributed", "nccl-watchdog-timeout", "severity: high", "severity: 3")
     problems = problems_of(repo)
-    assert problems[0] == "entries/distributed/nccl-watchdog-timeout.yaml:6:11: severity: input should be a valid string"
+    assert (
+        problems[0] == "entries/distributed/nccl-watchdog-timeout.yaml:6:11: severity: input should be a valid string"
+    )
     assert problems[1].startswith("entries/memory/broken.yaml:3:1: YAML syntax error")
 
 

@@ -70,7 +70,10 @@ def test_unbalanced_fence_cannot_swallow_the_page():
 
 
 def test_http_links_still_work():
-    assert html(markdown.inline("[docs](https://pytorch.org/docs)")) == '<p><a href="https://pytorch.org/docs">docs</a></p>'
+    assert (
+        html(markdown.inline("[docs](https://pytorch.org/docs)"))
+        == '<p><a href="https://pytorch.org/docs">docs</a></p>'
+    )
 
 
 def test_table_cells_escape_pipes_outside_code():

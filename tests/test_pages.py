@@ -48,7 +48,9 @@ def test_entry_page_sections_in_order(repo):
         "Diagnose your own log",
     ]
     assert page.index('!!! abstract "Quick answer"') < page.index("## What you'll observe")
-    assert "[Edit this entry](https://github.com/trainwreck-ml/trainwreck/edit/main/entries/memory/cuda-oom.yaml)" in page
+    assert (
+        "[Edit this entry](https://github.com/trainwreck-ml/trainwreck/edit/main/entries/memory/cuda-oom.yaml)" in page
+    )
     assert '=== "PyTorch"' in page and '=== "Hugging Face Trainer"' in page
 
 
@@ -124,7 +126,11 @@ def test_links_and_backlinks_resolve(repo):
             continue
         for target in re.findall(r"\]\(([^)#:]+\.md)(?:#[^)]*)?\)", content):
             resolved = (Path(path).parent / target).as_posix()
-            normalised = Path(resolved).resolve().relative_to(Path("/").resolve()).as_posix() if resolved.startswith("/") else _normalise(resolved)
+            normalised = (
+                Path(resolved).resolve().relative_to(Path("/").resolve()).as_posix()
+                if resolved.startswith("/")
+                else _normalise(resolved)
+            )
             assert normalised in pages or normalised in {"diagnose.md", "contributing.md"}, (path, target)
     watchdog = pages["entries/nccl-watchdog-timeout.md"]
     assert "[CUDA out of memory during training](cuda-oom.md) — links here:" in watchdog

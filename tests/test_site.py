@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -67,7 +68,7 @@ def test_no_third_party_requests(site):
     for page in site.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         assert "fonts.googleapis.com" not in text and "fonts.gstatic.com" not in text, page
-        for tag in ("<script src=", "<link rel=\"stylesheet\" href="):
+        for tag in ("<script src=", '<link rel="stylesheet" href='):
             for chunk in text.split(tag)[1:]:
                 url = chunk.split(">", 1)[0].strip("\"'")
                 assert not url.startswith(("http:", "https:", "//")), (page, url)
@@ -140,7 +141,7 @@ def test_invalid_entry_leaves_previous_output_untouched(repo):
 
 
 def test_mkdocs_config_has_no_network_features():
-    config = yaml.safe_load(open("mkdocs.yml", encoding="utf-8"))
+    config = yaml.safe_load(Path("mkdocs.yml").read_text(encoding="utf-8"))
     assert config["theme"]["font"] is False
     assert [next(iter(p)) if isinstance(p, dict) else p for p in config["plugins"]] == ["search"]
     assert "pymdownx.snippets" not in str(config["markdown_extensions"])

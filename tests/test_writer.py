@@ -13,9 +13,7 @@ from generator.writer import UnsafePath, write_output
 
 def snapshot(folder):
     return {
-        path.relative_to(folder).as_posix(): path.read_bytes()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
+        path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()
     }
 
 

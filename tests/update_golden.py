@@ -14,14 +14,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from conftest import make_repo  # noqa: E402
-from diagnose.make_cases import CASES  # noqa: E402
-from diagnose.make_cases import main as make_case_logs  # noqa: E402
-from test_pages import GOLDEN, GOLDEN_PAGES, render_fixture_pages  # noqa: E402
+from conftest import make_repo
+from diagnose.make_cases import CASES
+from diagnose.make_cases import main as make_case_logs
+from test_pages import GOLDEN, GOLDEN_PAGES, render_fixture_pages
 
-from generator.build import load_catalog  # noqa: E402
-from generator.diagnose import diagnose_stream  # noqa: E402
-from generator.fingerprints import canonical_json, compile_fingerprints  # noqa: E402
+from generator.build import load_catalog
+from generator.diagnose import diagnose_stream
+from generator.fingerprints import canonical_json, compile_fingerprints
 
 FINGERPRINTS = Path(__file__).parent / "diagnose" / "fingerprints.json"
 

@@ -1,0 +1,114 @@
+"""The real corpus in entries/: valid, self-consistent, recognises real logs, quiet on healthy runs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator.build import load_catalog
+from generator.diagnose import diagnose_stream, diagnose_text
+from generator.fingerprints import canonical_json, compile_fingerprints
+from generator.jsonschema import schema_text
+from generator.settings import settings_for
+
+REPO = Path(__file__).resolve().parents[1]
+REALWORLD = sorted((REPO / "tests" / "realworld").glob("*.yaml"))
+HEALTHY = sorted((REPO / "tests" / "healthy").glob("*.log"))
+NODE_CLI = REPO / "tests" / "js" / "diagnose_cli.js"
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog(settings_for(REPO))
+
+
+@pytest.fixture(scope="module")
+def fingerprint_set(catalog):
+    return compile_fingerprints(catalog.entries)
+
+
+def test_corpus_size_and_breadth(catalog):
+    assert len(catalog.entries) >= 60
+    assert len({entry.category for entry in catalog.entries}) >= 8
+
+
+def test_every_entry_has_an_upstream_source(catalog):
+    for entry in catalog.entries:
+        kinds = {reference.kind for reference in entry.references}
+        assert kinds & {"issue", "pull-request", "docs", "source", "release-notes"}, entry.id
+
+
+def test_committed_schema_is_current(catalog):
+    committed = (REPO / "entries" / "entry.schema.json").read_text(encoding="utf-8")
+    assert committed == schema_text(catalog.vocabulary), "run: trainwreck export schema > entries/entry.schema.json"
+
+
+def test_every_example_is_diagnosed_as_its_entry_in_the_whole_corpus(catalog, fingerprint_set):
+    for entry in catalog.entries:
+        for example in entry.diagnose.examples.match:
+            matched = [match["id"] for match in diagnose_text(example, fingerprint_set)["matches"]]
+            assert entry.id in matched, (entry.id, example[:80])
+
+
+def load_realworld(path: Path) -> dict:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def test_at_least_forty_real_logs_with_sources():
+    assert len(REALWORLD) >= 40
+    for path in REALWORLD:
+        case = load_realworld(path)
+        assert case["source"].startswith("https://"), path.name
+        assert path.stem == case["entry"], path.name
+
+
+@pytest.mark.parametrize("path", REALWORLD, ids=lambda path: path.stem)
+def test_real_log_is_diagnosed_as_the_right_entry(path, fingerprint_set):
+    case = load_realworld(path)
+    result = diagnose_text(case["log"], fingerprint_set)
+    assert result["confident"], path.name
+    assert result["matches"][0]["id"] == case["entry"]
+
+
+def test_real_logs_are_not_copies_of_entry_examples(catalog):
+    examples = {" ".join(text.split()) for entry in catalog.entries for text in entry.diagnose.examples.match}
+    for path in REALWORLD:
+        assert " ".join(load_realworld(path)["log"].split()) not in examples, path.name
+
+
+@pytest.mark.parametrize("path", HEALTHY, ids=lambda path: path.stem)
+def test_healthy_runs_match_nothing(path, fingerprint_set):
+    result = diagnose_stream([path.read_bytes()], fingerprint_set)
+    assert result["matches"] == [], [match["id"] for match in result["matches"]]
+
+
+def test_both_engines_agree_on_real_logs(tmp_path, fingerprint_set):
+    fingerprints = tmp_path / "fingerprints.json"
+    fingerprints.write_text(canonical_json(fingerprint_set), encoding="utf-8")
+    logs = []
+    for path in REALWORLD:
+        log = tmp_path / f"{path.stem}.log"
+        log.write_text(load_realworld(path)["log"], encoding="utf-8")
+        logs.append(log)
+    logs += HEALTHY
+    node = shutil.which("node")
+    assert node, "node is required"
+    out = subprocess.run([node, str(NODE_CLI), str(fingerprints), *map(str, logs)], capture_output=True, check=True)
+    python = [canonical_json(diagnose_stream([log.read_bytes()], fingerprint_set)) for log in logs]
+    assert out.stdout.decode("utf-8").splitlines() == python
+    assert json.loads(python[0])["matches"]
+
+
+def test_readme_corpus_stats_are_current():
+    import sys
+
+    sys.path.insert(0, str(REPO / "scripts"))
+    from corpus_stats import README, readme_with_stats
+
+    text = README.read_text(encoding="utf-8")
+    assert readme_with_stats(text) == text, "run `make readme`"
