@@ -26,6 +26,8 @@
   const NOT_BLANK = /[^ \t\f\v]/u;
   const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/gu;
   const LINE_SEPARATORS = /[\u2028\u2029\x85]/gu;
+  // Characters for which Python's str.isprintable() is false, among those visible() changes.
+  const NEEDS_CLEANING = /[\x00-\x1f\x7f\u2028\u2029\x85]/u;
 
   function decodeLog(bytes) {
     const [encoding, skip] = sniff(bytes);
@@ -91,6 +93,7 @@
 
   function visible(raw) {
     if (raw.length > MAX_LINE) raw = codePointSlice(raw, 0, MAX_LINE);
+    if (!NEEDS_CLEANING.test(raw)) return raw;
     if (raw.endsWith("\r")) raw = raw.slice(0, -1);
     if (raw.includes("\r")) {
       const segments = raw.split("\r").filter((segment) => NOT_BLANK.test(segment));
@@ -111,7 +114,15 @@
   class LineCleaner {
     constructor(prefixes) {
       this.rounds = prefixes.max_rounds;
-      this.prefixes = prefixes.prefixes.map((p) => [new RegExp(p.regex, "u"), p.rank, p.time]);
+      // For each possible first character, the prefixes that can match a line starting with it.
+      this.byStart = new Map();
+      for (const p of prefixes.prefixes) {
+        const compiled = [new RegExp(p.regex, "u"), p.rank, p.time];
+        for (const char of p.starts) {
+          if (!this.byStart.has(char)) this.byStart.set(char, []);
+          this.byStart.get(char).push(compiled);
+        }
+      }
       this.lastTime = new Map();
     }
 
@@ -121,7 +132,7 @@
       let time = null;
       for (let round = 0; round < this.rounds; round++) {
         let stripped = false;
-        for (const [regex, rankGroup, timeGroups] of this.prefixes) {
+        for (const [regex, rankGroup, timeGroups] of this.byStart.get(text.slice(0, 1)) || []) {
           const found = regex.exec(text);
           if (found && found[0].length > 0) {
             if (rankGroup !== null && rank === null) rank = parseInt(found[rankGroup], 10);
