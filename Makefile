@@ -55,7 +55,7 @@ readme: $(STAMP)
 
 lock: $(STAMP)
 	( echo "# Fully pinned from requirements.in by \`make lock\`. Do not edit by hand."; \
-	  $(BIN)/python -m pip freeze --exclude-editable ) > requirements.txt
+	  $(BIN)/python -m pip freeze --all --exclude-editable | grep -v "^pip==" ) > requirements.txt
 
 clean:
 	rm -rf build site .pytest_cache
