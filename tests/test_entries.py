@@ -162,3 +162,19 @@ def test_stray_files_and_symlinks_outside(repo, tmp_path):
         "entries/memory/notes.txt:1:1: only .yaml entry files belong under entries/<category>/",
         "entries/memory/old.yml:1:1: entry files end in .yaml, not .yml",
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("severity: high", "severity: high\nseverity: low", "6:1: severity: duplicate key 'severity' (first on line 5)"),
+        ("tags: [oom]", "tags: &t [oom]\nstages_copy: *t", "7:7: anchors (&name) are not allowed in entries"),
+        ("layer: configuration", "layer: [configuration", "10:8: YAML syntax error: while parsing a flow sequence"),
+        ("layer: configuration", "layer: !!python/name:os.system configuration", "9:8: explicit tags like"),
+        ("status: active", "status: active\n\tbad: tab", "7:1: YAML syntax error"),
+    ],
+)
+def test_yaml_level_errors_name_file_and_line(repo, old, new, expected):
+    replace_in(repo, "memory", "cuda-oom", old, new)
+    problems = problems_of(repo)
+    assert len(problems) == 1 and problems[0].startswith(f"{OOM}:{expected}"), problems
