@@ -12,15 +12,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from ruamel.yaml.error import YAMLError
+
 from generator import __version__, report
 from generator.build import build, load_catalog, site_info
 from generator.diagnose import diagnose_stream
 from generator.errors import ProblemsFound
 from generator.fingerprints import canonical_json, compile_fingerprints
+from generator.formatting import FormattingError, format_entry
 from generator.jsonschema import schema_text
 from generator.pages import entry_record
 from generator.scaffold import ScaffoldError, write_scaffold
 from generator.settings import Settings, find_root, settings_for
+from generator.sources import find_sources
 
 CHUNK = 1 << 20
 
@@ -80,6 +84,11 @@ def _parser() -> argparse.ArgumentParser:
     explain = commands.add_parser("explain", help="print an entry in the terminal")
     explain.add_argument("id", help="an entry id or alias")
     explain.set_defaults(command=_explain)
+
+    fmt = commands.add_parser("fmt", help="rewrite entries into the canonical layout, keeping comments")
+    fmt.add_argument("paths", nargs="*", type=Path, help="entry files (default: every entry)")
+    fmt.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file would change")
+    fmt.set_defaults(command=_fmt)
 
     export = commands.add_parser("export", help="print machine-readable data to standard output")
     export.add_argument("what", choices=["entries", "fingerprints", "schema"], help="what to export")
@@ -154,6 +163,37 @@ def _export(settings: Settings, args) -> int:
         records = [entry_record(entry) for entry in catalog.entries]
         sys.stdout.write(json.dumps({"count": len(records), "entries": records}, indent=1, sort_keys=True) + "\n")
     return 0
+
+
+def _fmt(settings: Settings, args) -> int:
+    paths = args.paths or sorted(source.path for source in find_sources(settings.entries_dir, settings.root)[0])
+    changed, broken = [], []
+    for path in paths:
+        shown = _shown(path, settings.root)
+        try:
+            text = path.read_text(encoding="utf-8")
+            formatted = format_entry(text)
+        except (OSError, UnicodeDecodeError, YAMLError, FormattingError) as error:
+            broken.append(f"{shown}: cannot format: {str(error).splitlines()[0]}")
+            continue
+        if formatted != text:
+            changed.append(shown)
+            if not args.check:
+                temporary = path.with_name(f".{path.name}.fmt")
+                temporary.write_text(formatted, encoding="utf-8")
+                temporary.replace(path)
+    for line in broken:
+        print(line, file=sys.stderr)
+    verb = "would reformat" if args.check else "reformatted"
+    for shown in changed:
+        print(f"{verb} {shown}", file=sys.stderr)
+    print(f"{len(changed)} file(s) {verb}, {len(paths) - len(changed) - len(broken)} unchanged", file=sys.stderr)
+    return 1 if broken or (args.check and changed) else 0
+
+
+def _shown(path: Path, root: Path) -> str:
+    resolved = path.resolve()
+    return resolved.relative_to(root).as_posix() if resolved.is_relative_to(root) else str(path)
 
 
 def _fingerprint_set(settings: Settings, path: Path | None) -> dict:

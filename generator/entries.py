@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from difflib import get_close_matches
-from typing import get_args
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from generator.document import Document, DocumentError, read_document
 from generator.errors import Problem
-from generator.schema import Entry
+from generator.schema import Entry, model_of
 from generator.sources import Source
 from generator.vocabulary import Vocabulary
 
@@ -123,19 +122,9 @@ def _suggestion(loc: tuple) -> str:
         if isinstance(part, int):
             continue
         annotation = model.model_fields.get(str(part))
-        inner = _model_of(annotation.annotation) if annotation else None
+        inner = model_of(annotation.annotation) if annotation else None
         if inner is None:
             return ""
         model = inner
     close = get_close_matches(str(loc[-1]), list(model.model_fields), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
-
-
-def _model_of(annotation: object) -> type | None:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in get_args(annotation):
-        found = _model_of(arg)
-        if found is not None:
-            return found
-    return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from pydantic import (
@@ -306,3 +306,14 @@ class Entry(Model):
         if self.id in self.aliases:
             raise ValueError("aliases: an entry's own id cannot be an alias")
         return self
+
+
+def model_of(annotation: object) -> type[BaseModel] | None:
+    """The model inside a field annotation (`Fix`, `list[Step]`, `Prose | None`...), if any."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        found = model_of(arg)
+        if found is not None:
+            return found
+    return None

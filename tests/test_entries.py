@@ -167,7 +167,11 @@ def test_stray_files_and_symlinks_outside(repo, tmp_path):
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        ("severity: high", "severity: high\nseverity: low", "6:1: severity: duplicate key 'severity' (first on line 5)"),
+        (
+            "severity: high",
+            "severity: high\nseverity: low",
+            "6:1: severity: duplicate key 'severity' (first on line 5)",
+        ),
         ("tags: [oom]", "tags: &t [oom]\nstages_copy: *t", "7:7: anchors (&name) are not allowed in entries"),
         ("layer: configuration", "layer: [configuration", "10:8: YAML syntax error: while parsing a flow sequence"),
         ("layer: configuration", "layer: !!python/name:os.system configuration", "9:8: explicit tags like"),

@@ -1,0 +1,111 @@
+"""`trainwreck fmt`: rewrite entry files into the canonical layout, keeping every comment.
+
+Canonical means: fields in the order the schema declares them (at every level the schema knows),
+two-space indentation with list dashes indented under their key, plain text folded at 100
+columns, the
+schema modeline first, one trailing newline. Formatting never changes what the YAML means; a
+test round-trips every entry to prove it.
+"""
+
+from __future__ import annotations
+
+import io
+
+from pydantic import BaseModel
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from yaml import CSafeLoader, ScalarEvent
+from yaml import load as yaml_safe_load
+from yaml import parse as yaml_parse
+
+from generator.schema import Entry, model_of
+
+MODELINE = "# yaml-language-server: $schema=../entry.schema.json"
+
+
+def format_entry(text: str) -> str:
+    """The canonical form of one entry's YAML text. Raises ruamel's errors on invalid YAML."""
+    yaml = _yaml()
+    data = yaml.load(text)
+    if isinstance(data, CommentedMap):
+        _order(data, Entry)
+    out = io.StringIO()
+    yaml.dump(data, out)
+    formatted = out.getvalue()
+    if not formatted.startswith(MODELINE):
+        formatted = f"{MODELINE}\n{formatted}"
+    formatted = formatted.rstrip("\n") + "\n"
+    meaning = safe_load(text)
+    # ruamel leaves a space before the line break where it folds plain text. Drop those, but
+    # never inside a block scalar (| or >), where trailing spaces are content.
+    stripped = _strip_trailing_spaces(formatted)
+    if safe_load(stripped) != meaning:
+        raise FormattingError("formatting would change the entry's data; file left as it is")
+    return stripped
+
+
+def _attach_comments_to_following_keys(node: CommentedMap) -> None:
+    """ruamel files full-line comments under the key above them; a comment describes the key below."""
+    keys = list(node)
+    for key, following in zip(keys, keys[1:], strict=False):
+        slot = node.ca.items.get(key)
+        token = slot[2] if slot and len(slot) > 2 else None
+        if token is None or "\n" not in token.value:
+            continue
+        same_line, _, rest = token.value.partition("\n")
+        lines = [line.strip() for line in rest.split("\n") if line.strip().startswith("#")]
+        if not lines:
+            continue
+        token.value = same_line + "\n"
+        before = "\n".join(line[1:].lstrip() if line.startswith("# ") or line == "#" else line[1:] for line in lines)
+        node.yaml_set_comment_before_after_key(following, before=before, indent=_column(node))
+
+
+def _column(node: CommentedMap) -> int:
+    return node.lc.col if node.lc.col is not None else 0
+
+
+def _strip_trailing_spaces(text: str) -> str:
+    keep: set[int] = set()
+    for event in yaml_parse(text, Loader=CSafeLoader):
+        if isinstance(event, ScalarEvent) and event.style in ("|", ">"):
+            last = event.end_mark.line if event.end_mark.column == 0 else event.end_mark.line + 1
+            keep.update(range(event.start_mark.line, last))
+    lines = text.split("\n")
+    return "\n".join(line if number in keep else line.rstrip() for number, line in enumerate(lines))
+
+
+class FormattingError(ValueError):
+    """The canonical layout could not be produced without changing the data."""
+
+
+def safe_load(text: str) -> object:
+    return yaml_safe_load(text, Loader=CSafeLoader)
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.width = 100
+    yaml.preserve_quotes = True
+    yaml.allow_duplicate_keys = False
+    return yaml
+
+
+def _order(node: CommentedMap, model: type[BaseModel]) -> None:
+    """Reorder keys to the model's field order (unknown keys keep their place at the end)."""
+    _attach_comments_to_following_keys(node)
+    fields = list(model.model_fields)
+    for key in [k for k in fields if k in node] + [k for k in node if k not in fields]:
+        node.move_to_end(key)
+    for key, value in node.items():
+        field = model.model_fields.get(key)
+        inner = model_of(field.annotation) if field else None
+        if inner is None:
+            continue
+        if isinstance(value, CommentedMap):
+            _order(value, inner)
+        elif isinstance(value, CommentedSeq):
+            for item in value:
+                if isinstance(item, CommentedMap):
+                    _order(item, inner)

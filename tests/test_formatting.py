@@ -1,0 +1,62 @@
+"""`trainwreck fmt`: canonical layout, comments kept, meaning unchanged, idempotent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import write_entry
+
+from generator.cli import main
+from generator.formatting import MODELINE, format_entry
+
+REPO = Path(__file__).resolve().parents[1]
+REAL_ENTRIES = sorted((REPO / "entries").glob("*/*.yaml"))
+
+
+@pytest.mark.parametrize("path", REAL_ENTRIES, ids=lambda path: path.stem)
+def test_round_trip_keeps_meaning_and_is_idempotent(path):
+    text = path.read_text(encoding="utf-8")
+    once = format_entry(text)
+    assert yaml.safe_load(once) == yaml.safe_load(text)
+    assert format_entry(once) == once
+
+
+def test_fields_are_reordered_and_comments_kept():
+    messy = (
+        "created: 2026-11-30\n# why this id\nid: x-y\nfix:\n  steps:\n  - step: do it   # inline note\n  summary: s\n"
+    )
+    assert format_entry(messy) == (
+        f"{MODELINE}\n"
+        "# why this id\n"
+        "id: x-y\n"
+        "fix:\n"
+        "  summary: s\n"
+        "  steps:\n"
+        "    - step: do it # inline note\n"
+        "created: 2026-11-30\n"
+    )
+
+
+def test_block_scalars_keep_trailing_spaces():
+    text = f"{MODELINE}\nid: x\nmechanism: |\n  line with trailing space \n  next\n"
+    assert format_entry(text) == text
+
+
+def test_check_mode_and_write_mode(repo, capsys):
+    path = write_entry(repo, "memory", "cuda-oom", (repo.entries_dir / "memory" / "cuda-oom.yaml").read_text() + "\n\n")
+    assert main(["--root", str(repo.root), "fmt", "--check"]) == 1
+    assert "would reformat entries/memory/cuda-oom.yaml" in capsys.readouterr().err
+    before = path.read_text()
+    assert main(["--root", str(repo.root), "fmt"]) == 0
+    assert path.read_text() != before
+    assert main(["--root", str(repo.root), "fmt", "--check"]) == 0
+    assert main(["--root", str(repo.root), "validate"]) == 0
+
+
+def test_broken_yaml_is_reported_not_rewritten(repo, capsys):
+    path = write_entry(repo, "memory", "broken", "id: [unclosed\n")
+    assert main(["--root", str(repo.root), "fmt", str(path)]) == 1
+    assert "entries/memory/broken.yaml: cannot format:" in capsys.readouterr().err
+    assert path.read_text() == "id: [unclosed\n"
