@@ -10,6 +10,7 @@ test round-trips every entry to prove it.
 from __future__ import annotations
 
 import io
+from itertools import pairwise
 
 from pydantic import BaseModel
 from ruamel.yaml import YAML
@@ -47,7 +48,7 @@ def format_entry(text: str) -> str:
 def _attach_comments_to_following_keys(node: CommentedMap) -> None:
     """ruamel files full-line comments under the key above them; a comment describes the key below."""
     keys = list(node)
-    for key, following in zip(keys, keys[1:], strict=False):
+    for key, following in pairwise(keys):
         slot = node.ca.items.get(key)
         token = slot[2] if slot and len(slot) > 2 else None
         if token is None or "\n" not in token.value:
