@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 import threading
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from test_site import mkdocs_build
 from generator.build import build
 
 pytestmark = pytest.mark.browser
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("TRAINWRECK_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
