@@ -86,6 +86,10 @@ def _check_events(text: str) -> None:
                 raise DocumentError(mark.line + 1, mark.column + 1, "a file must hold exactly one YAML document")
     except yaml.MarkedYAMLError as error:
         raise _located(error, text) from None
+    except yaml.reader.ReaderError as error:
+        line = text.count("\n", 0, error.position) + 1
+        col = error.position - (text.rfind("\n", 0, error.position) + 1) + 1
+        raise DocumentError(line, col, f"character {error.character!r} is not allowed in YAML") from None
 
 
 def _walk(node: yaml.Node, loc: Loc, positions: dict[Loc, tuple[int, int]], depth: int) -> None:
