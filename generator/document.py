@@ -8,11 +8,15 @@ C safe loader and checks the event stream before anything is constructed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import yaml
 
 MAX_BYTES = 1_000_000
+# `&anchor`, `*alias` and `!tag` can only start after a space, a line start or a flow indicator;
+# text without any such spot cannot hold one, and skips the (slower) event scan.
+MAY_HAVE_ANCHOR_OR_TAG = re.compile(r"(?:^|[\s\[{,])[&*!]", re.MULTILINE)
 MAX_DEPTH = 20
 Loc = tuple[str | int, ...]
 
@@ -51,7 +55,8 @@ def read_document(raw: bytes) -> Document:
         raise DocumentError(line, col, "file is not valid UTF-8") from None
     if not text.strip():
         raise DocumentError(1, 1, "file is empty")
-    _check_events(text)
+    if MAY_HAVE_ANCHOR_OR_TAG.search(text):
+        _check_events(text)
     try:
         loader = yaml.CSafeLoader(text)
         try:

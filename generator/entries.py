@@ -59,6 +59,10 @@ def load_entry(source: Source, vocabulary: Vocabulary) -> tuple[LoadedEntry | No
     return (None if problems else LoadedEntry(entry, source, document)), problems
 
 
+def _may_have_placeholders(data: dict) -> bool:
+    return "TODO" in repr(data)
+
+
 def _placeholders(data: object, loc: tuple) -> list[tuple]:
     """Where the scaffold's TODO markers are still present."""
     if isinstance(data, dict):

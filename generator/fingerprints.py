@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cache
 from pathlib import Path
 
 from generator import dialect
@@ -25,12 +26,22 @@ def compile_fingerprints(entries: list[Entry]) -> dict:
     """The fingerprint set as plain data, entries sorted by id, with a hash of its content."""
     body = {
         "schema_version": SCHEMA_VERSION,
-        "error_hints": json.loads(ERROR_HINTS_FILE.read_text(encoding="utf-8")),
-        "log_prefixes": json.loads(LOG_PREFIXES_FILE.read_text(encoding="utf-8")),
+        "error_hints": _data_file(ERROR_HINTS_FILE),
+        "log_prefixes": _data_file(LOG_PREFIXES_FILE),
         "entries": [_entry(entry) for entry in sorted(entries, key=lambda entry: entry.id)],
     }
     digest = hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
     return {**body, "hash": digest[:16]}
+
+
+@cache
+def _read_data_file(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def _data_file(path: Path) -> object:
+    """A fresh copy of a shared data file (read once per process; callers may mutate the copy)."""
+    return json.loads(_read_data_file(path))
 
 
 def _entry(entry: Entry) -> dict:

@@ -12,7 +12,6 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 from jinja2 import FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -235,8 +234,8 @@ def faq_jsonld(faq: list) -> dict:
 
 
 def front_matter(meta: dict) -> str:
-    """YAML front matter through a real dumper, so no title can break the page header."""
-    return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=True, width=1000) + "---\n"
+    """Front matter as JSON (valid YAML, and far faster to write than YAML): no value can break it."""
+    return "---\n" + json.dumps(meta, ensure_ascii=False, sort_keys=True) + "\n---\n"
 
 
 PAGE_KINDS = (entry_pages, redirect_pages, index_pages, listing_pages, export_pages)

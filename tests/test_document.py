@@ -42,7 +42,7 @@ def test_positions_point_at_each_value():
         (b"  \n\n", 1, 1, "file is empty"),
         (b"- a\n- b\n", 1, 1, "must be a mapping of fields, not a list"),
         (b"just text\n", 1, 1, "must be a mapping of fields, not a string"),
-        (b"a: 1\n---\nb: 2\n", 2, 1, "exactly one YAML document"),
+        (b"a: 1\n---\nb: 2\n", 2, 1, "expected a single document in the stream"),
         (b"? [a, b]\n: 1\n", 1, 3, "keys must be plain strings"),
     ],
 )
