@@ -68,6 +68,8 @@ def read_document(raw: bytes) -> Document:
             loader.dispose()
     except yaml.MarkedYAMLError as error:
         raise _located(error, text) from None
+    except yaml.reader.ReaderError as error:
+        raise _unreadable(error, text) from None
     except yaml.YAMLError as error:
         raise DocumentError(1, 1, f"YAML error: {error}") from None
     if not isinstance(data, dict):
@@ -92,9 +94,7 @@ def _check_events(text: str) -> None:
     except yaml.MarkedYAMLError as error:
         raise _located(error, text) from None
     except yaml.reader.ReaderError as error:
-        line = text.count("\n", 0, error.position) + 1
-        col = error.position - (text.rfind("\n", 0, error.position) + 1) + 1
-        raise DocumentError(line, col, f"character {error.character!r} is not allowed in YAML") from None
+        raise _unreadable(error, text) from None
 
 
 def _walk(node: yaml.Node, loc: Loc, positions: dict[Loc, tuple[int, int]], depth: int) -> None:
@@ -128,6 +128,13 @@ def _located(error: yaml.MarkedYAMLError, text: str) -> DocumentError:
     if mark and text[mark.index : mark.index + 1] == "\t":
         message += " (a tab; YAML indents with spaces only)"
     return DocumentError(line, col, f"YAML syntax error: {message}")
+
+
+def _unreadable(error: yaml.reader.ReaderError, text: str) -> DocumentError:
+    line = text.count("\n", 0, error.position) + 1
+    col = error.position - (text.rfind("\n", 0, error.position) + 1) + 1
+    character = chr(error.character) if isinstance(error.character, int) else error.character
+    return DocumentError(line, col, f"character {character!r} is not allowed in YAML")
 
 
 def _kind(data: object) -> str:
