@@ -144,3 +144,32 @@ def _normalise(path: str) -> str:
         elif part not in ("", "."):
             parts.append(part)
     return "/".join(parts)
+
+
+@pytest.mark.parametrize(("status", "banner"), [("fixed-upstream", '!!! success "Fixed upstream"'), ("obsolete", '!!! warning "Obsolete"')])
+def test_lifecycle_banner_and_still_listed(repo, status, banner):
+    write_entry(repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("status: active", f"status: {status}"))
+    pages = render_fixture_pages(repo)
+    assert banner in pages["entries/cuda-oom.md"]
+    assert "(entries/cuda-oom.md)" in pages["all.md"] and "(../entries/cuda-oom.md)" in pages["categories/memory.md"]
+
+
+def test_last_updated_comes_from_git(repo):
+    import subprocess
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(repo.root), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", "-A")
+    env_date = "2026-10-05T12:00:00+00:00"
+    subprocess.run(
+        ["git", "-C", str(repo.root), "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "x"],
+        check=True,
+        env={"GIT_COMMITTER_DATE": env_date, "GIT_AUTHOR_DATE": env_date, "PATH": "/usr/bin:/bin"},
+    )
+    catalog = load_catalog(repo)
+    pages = render_pages(catalog, make_environment(repo.templates_dir), site_info(repo))
+    page = next(page.content for page in pages if page.path == "entries/cuda-oom.md")
+    assert "Added 2026-11-01 · Last updated 2026-10-05" in page
+    assert "Credits: Trainwreck fixtures" in page
