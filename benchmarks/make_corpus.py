@@ -8,6 +8,7 @@ synthetic entries; every entry validates (the benchmark would measure nothing ot
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import shutil
 from pathlib import Path
@@ -32,18 +33,22 @@ def make_corpus(count: int, target: Path, seed: int = 1) -> Path:
             shutil.copy2(source, target / part)
     (target / "generator").mkdir()
     shutil.copy2(ROOT / "generator" / "mkdocs_hook.py", target / "generator" / "mkdocs_hook.py")
-    models = [yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted(ROOT.glob("entries/*/*.yaml"))]
+    models = [
+        yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+        for path in sorted(ROOT.glob("entries/*/*.yaml"))
+    ]
     ids = [f"synthetic-{number:05d}" for number in range(count)]
     for number, entry_id in enumerate(ids):
         entry = _variant(rng.choice(models), entry_id, number, ids, rng)
         path = target / "entries" / entry["category"] / f"{entry_id}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(yaml.safe_dump(entry, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8")
+        text = yaml.dump(entry, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True, width=100)
+        path.write_text(text, encoding="utf-8")
     return target
 
 
 def _variant(model: dict, entry_id: str, number: int, ids: list[str], rng: random.Random) -> dict:
-    entry = yaml.safe_load(yaml.safe_dump(model))
+    entry = copy.deepcopy(model)
     marker = f"SyntheticFailure{number:05d}"
     entry["id"] = entry_id
     entry["title"] = f"{model['title']} (variant {number})"

@@ -124,12 +124,20 @@ def test_works_offline_once_loaded(page, site_url):
     assert page.locator(".diagnose-match").first.get_attribute("data-entry") == "cuda-error-generic"
 
 
-def test_exact_error_string_in_search_finds_the_entry(page, site_url):
+@pytest.mark.parametrize(
+    ("query", "entry"),
+    [
+        ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.", "cuda-oom"),
+        ("RuntimeError: CUDA error: an illegal memory access was encountered", "cuda-illegal-memory-access"),
+        ("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE)", "nccl-watchdog-timeout"),
+    ],
+)
+def test_exact_error_string_in_search_finds_the_entry(page, site_url, query, entry):
     page.goto(site_url)
-    page.fill("input.md-search__input", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.")
+    page.fill("input.md-search__input", query)
     page.wait_for_selector(".md-search-result__item a")
     first = page.locator(".md-search-result__item a").first.get_attribute("href")
-    assert "entries/cuda-oom/" in first
+    assert f"entries/{entry}/" in first
 
 
 def test_home_links_to_diagnose(page, site_url):

@@ -160,7 +160,10 @@ HOSTILE_FILES = {
     "tab": (b"id: x\n\ttitle: y\n", "entries/memory/hostile.yaml:2:1: YAML syntax error"),
     "duplicate-key": (b"id: x\nid: y\n", "entries/memory/hostile.yaml:2:1: id: duplicate key 'id' (first on line 1)"),
     "alias": (b"a: &x [1]\nb: *x\n", "entries/memory/hostile.yaml:1:4: anchors (&name) are not allowed"),
-    "python-tag": (b"id: !!python/object/apply:os.system [touch pwned]\n", "entries/memory/hostile.yaml:1:5: explicit tags"),
+    "python-tag": (
+        b"id: !!python/object/apply:os.system [touch pwned]\n",
+        "entries/memory/hostile.yaml:1:5: explicit tags",
+    ),
     "invalid-utf8": (b"id: x\ntitle: \xc3\x28\n", "entries/memory/hostile.yaml:2:8: file is not valid UTF-8"),
     "bom": (b"\xef\xbb\xbfid: x\n", "entries/memory/hostile.yaml:1:1: file starts with a byte-order mark"),
     "empty": (b"", "entries/memory/hostile.yaml:1:1: file is empty"),
@@ -168,8 +171,14 @@ HOSTILE_FILES = {
     "scalar": (b"hello\n", "entries/memory/hostile.yaml:1:1: the document must be a mapping of fields, not a string"),
     "deep": (b"a: " + b"[" * 40 + b"]" * 40 + b"\n", "entries/memory/hostile.yaml:1:"),
     "nul": (b"id: x\x00\n", "entries/memory/hostile.yaml:1:6: character '\\x00' is not allowed in YAML"),
-    "id-dotdot": (OOM_TEXT.replace("id: cuda-oom", "id: ../../etc").encode(), "entries/memory/hostile.yaml:2:5: id: must be lowercase"),
-    "id-reserved": (OOM_TEXT.replace("id: cuda-oom", "id: con").encode(), "entries/memory/hostile.yaml:2:5: id: 'con' is a reserved file name"),
+    "id-dotdot": (
+        OOM_TEXT.replace("id: cuda-oom", "id: ../../etc").encode(),
+        "entries/memory/hostile.yaml:2:5: id: must be lowercase",
+    ),
+    "id-reserved": (
+        OOM_TEXT.replace("id: cuda-oom", "id: con").encode(),
+        "entries/memory/hostile.yaml:2:5: id: 'con' is a reserved file name",
+    ),
     "javascript-url": (
         OOM_TEXT.replace("url: https://pytorch.org/docs/stable/notes/cuda.html", "url: javascript:alert(1)").encode(),
         "references.0.url: must be an http(s) URL",

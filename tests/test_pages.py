@@ -146,9 +146,13 @@ def _normalise(path: str) -> str:
     return "/".join(parts)
 
 
-@pytest.mark.parametrize(("status", "banner"), [("fixed-upstream", '!!! success "Fixed upstream"'), ("obsolete", '!!! warning "Obsolete"')])
+@pytest.mark.parametrize(
+    ("status", "banner"), [("fixed-upstream", '!!! success "Fixed upstream"'), ("obsolete", '!!! warning "Obsolete"')]
+)
 def test_lifecycle_banner_and_still_listed(repo, status, banner):
-    write_entry(repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("status: active", f"status: {status}"))
+    write_entry(
+        repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("status: active", f"status: {status}")
+    )
     pages = render_fixture_pages(repo)
     assert banner in pages["entries/cuda-oom.md"]
     assert "(entries/cuda-oom.md)" in pages["all.md"] and "(../entries/cuda-oom.md)" in pages["categories/memory.md"]

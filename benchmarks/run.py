@@ -1,0 +1,352 @@
+"""`make bench`: measure the build at 100, 1,000 and 10,000 entries and the diagnose engines,
+then write the figures to docs/benchmarks.md (a page of the site, with a plot) and
+benchmarks/out/results.json.
+
+Usage: python benchmarks/run.py [--sizes 100,1000,10000] [--skip-diagnose]
+Each figure is printed next to its target. Timings are wall-clock on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "benchmarks" / "out"
+PAGE = ROOT / "docs" / "benchmarks.md"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_diagnose import run as run_diagnose  # noqa: E402
+from make_corpus import make_corpus  # noqa: E402
+
+PYTHON = sys.executable
+CHROMIUM = os.environ.get("TRAINWRECK_CHROMIUM", "/usr/bin/chromium")
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+def timed(args: list[str]) -> tuple[float, str]:
+    started = time.perf_counter()
+    result = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, env=ENV)
+    elapsed = time.perf_counter() - started
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed:\n{result.stderr[-2000:]}")
+    return elapsed, result.stderr
+
+
+def retitle(path: Path, prefix: str) -> None:
+    """Edit one entry the way a contributor would: change its title."""
+    entry = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    entry["title"] = prefix + entry["title"]
+    path.write_text(yaml.dump(entry, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def generator_figures(repo: Path) -> dict:
+    build = [PYTHON, "-m", "generator", "--root", str(repo), "build"]
+    cold, _ = timed(build)
+    noop, err = timed(build)
+    noop_written = int(re.search(r"(\d+) written", err).group(1))
+    victim = sorted((repo / "entries").glob("*/*.yaml"))[len(list((repo / "entries").glob("*/*.yaml"))) // 2]
+    retitle(victim, "Edited - ")
+    edit, err = timed(build)
+    edit_written = int(re.search(r"(\d+) written", err).group(1))
+    render_only, _ = timed([PYTHON, "-m", "generator", "--root", str(repo), "build", "--check"])
+    return {
+        "generator_cold_s": round(cold, 2),
+        "generator_noop_s": round(noop, 2),
+        "generator_noop_written": noop_written,
+        "generator_edit_s": round(edit, 2),
+        "generator_edit_written": edit_written,
+        "generator_check_s": round(render_only, 2),
+    }
+
+
+def mkdocs_figures(repo: Path) -> dict:
+    peak_rss = str(ROOT / "benchmarks" / "peak_rss.py")
+    args = [PYTHON, peak_rss, "mkdocs", "build", "--strict", "-q", "-f", str(repo / "mkdocs.yml")]
+    seconds, err = timed(args)
+    peak = int(re.search(r"PEAK_RSS_KB (\d+)", err).group(1)) / 1024
+    site = repo / "site"
+    size = sum(path.stat().st_size for path in site.rglob("*") if path.is_file())
+    index = (site / "search" / "search_index.json").read_bytes()
+    pages = [path for path in (site / "entries").glob("*/index.html")]
+    largest = max(path.stat().st_size for path in pages)
+    return {
+        "mkdocs_build_s": round(seconds, 1),
+        "mkdocs_peak_mb": round(peak),
+        "site_mb": round(size / 1024 / 1024, 1),
+        "search_index_mb": round(len(index) / 1024 / 1024, 2),
+        "search_index_gzip_mb": round(len(gzip.compress(index, 6)) / 1024 / 1024, 2),
+        "search_gzip_kb_per_entry": round(len(gzip.compress(index, 6)) / 1024 / len(pages), 2),
+        "largest_entry_page_kb": round(largest / 1024, 1),
+    }
+
+
+def serve_edit_seconds(repo: Path) -> float:
+    """Seconds from saving one YAML file to `mkdocs serve --dirty` serving the rebuilt page."""
+    port = 8700 + os.getpid() % 200
+    server = subprocess.Popen(
+        [PYTHON, "-m", "mkdocs", "serve", "--dirty", "-a", f"127.0.0.1:{port}", "-f", str(repo / "mkdocs.yml")],
+        cwd=ROOT,
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        victim = sorted((repo / "entries").glob("*/*.yaml"))[0]
+        url = f"http://127.0.0.1:{port}/trainwreck/entries/{victim.stem}/"
+        deadline = time.time() + 600
+        while time.time() < deadline and _fetch(url) is None:
+            time.sleep(0.5)
+        time.sleep(2)
+        retitle(victim, "Live edit - ")
+        started = time.perf_counter()
+        while time.perf_counter() - started < 120:
+            page = _fetch(url)
+            if page and "Live edit - " in page:
+                return round(time.perf_counter() - started, 2)
+            time.sleep(0.05)
+        return float("nan")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _fetch(url: str) -> str | None:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8")
+    except OSError:
+        return None
+
+
+def first_search_seconds(repo: Path) -> float | None:
+    """In Chromium: seconds from page load to the first search result for an exact error string."""
+    if not Path(CHROMIUM).exists():
+        return None
+    from playwright.sync_api import sync_playwright
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(repo / "site")))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    victim = sorted((repo / "entries").glob("*/*.yaml"))[-1].stem
+    query = f"{'SyntheticFailure' + victim.rsplit('-', 1)[1]}: the job stopped"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"http://127.0.0.1:{server.server_port}/", wait_until="load")
+            started = time.perf_counter()
+            page.fill("input.md-search__input", query)
+            page.wait_for_selector(f".md-search-result__item a[href*='{victim}']", timeout=120_000)
+            seconds = time.perf_counter() - started
+            browser.close()
+        return round(seconds, 2)
+    finally:
+        server.shutdown()
+
+
+def chromium_engine_seconds(results: dict) -> float | None:
+    """The diagnose engine in Chromium itself (not Node): best of 3 on the 10 MB benchmark log."""
+    if not Path(CHROMIUM).exists():
+        return None
+    from playwright.sync_api import sync_playwright
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    OUT.mkdir(exist_ok=True)
+    engine = (ROOT / "site_overrides" / "assets" / "diagnose" / "engine.js").read_text(encoding="utf-8")
+    (OUT / "engine.js").write_text(engine, encoding="utf-8")
+    (OUT / "bench.html").write_text("<!doctype html><script src='engine.js'></script>", encoding="utf-8")
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(OUT)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{server.server_port}/bench.html")
+            seconds = page.evaluate(
+                """async () => {
+                  const fingerprints = await (await fetch('fingerprints-bench.json')).json();
+                  const bytes = new Uint8Array(await (await fetch('bench-10mb.log')).arrayBuffer());
+                  let best = Infinity;
+                  for (let i = 0; i < 3; i++) {
+                    const t = performance.now();
+                    TrainwreckEngine.diagnoseBytes(bytes, fingerprints);
+                    best = Math.min(best, performance.now() - t);
+                  }
+                  return best / 1000;
+                }"""
+            )
+            browser.close()
+        return round(seconds, 3)
+    finally:
+        server.shutdown()
+
+
+def plot_svg(rows: list[dict]) -> str:
+    """Build time against entry count, log-log, as an inline SVG (no plotting library needed)."""
+    import math
+
+    width, height, pad = 560, 300, 50
+    points = [(row["entries"], row["generator_cold_s"], row.get("mkdocs_build_s")) for row in rows]
+    xs = [math.log10(n) for n, _, _ in points]
+    ys = [math.log10(max(v, 0.01)) for _, a, b in points for v in (a, b) if v]
+    x0, x1 = min(xs) - 0.1, max(xs) + 0.1
+    y0, y1 = min(ys) - 0.2, max(ys) + 0.2
+
+    def sx(n: float) -> float:
+        return pad + (math.log10(n) - x0) / (x1 - x0) * (width - 2 * pad)
+
+    def sy(v: float) -> float:
+        return height - pad - (math.log10(max(v, 0.01)) - y0) / (y1 - y0) * (height - 2 * pad)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" aria-label="Build time against entry count">'
+    ]
+    parts.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="white" stroke="#ccc"/>')
+    for index, (label, colour) in enumerate([("trainwreck build (cold)", "#e65100"), ("mkdocs build", "#1565c0")]):
+        line = [(sx(n), sy(values[index])) for n, *values in points if values[index]]
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in line)
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{path}"/>')
+        for x, y in line:
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>')
+        parts.append(f'<text x="{pad + 10}" y="{20 + 16 * index}" font-size="12" fill="{colour}">{label}</text>')
+    for n, *_ in points:
+        parts.append(f'<text x="{sx(n):.1f}" y="{height - pad + 18}" font-size="11" text-anchor="middle">{n:,}</text>')
+    for seconds in (0.1, 1, 10, 100, 1000):
+        if y0 <= math.log10(seconds) <= y1:
+            parts.append(
+                f'<text x="{pad - 6}" y="{sy(seconds) + 4:.1f}" font-size="11" text-anchor="end">{seconds:g} s</text>'
+            )
+            parts.append(
+                f'<line x1="{pad}" x2="{width - pad}" y1="{sy(seconds):.1f}" y2="{sy(seconds):.1f}" stroke="#eee"/>'
+            )
+    parts.append(
+        f'<text x="{width / 2}" y="{height - 8}" font-size="11" text-anchor="middle">entries (log scale)</text>'
+    )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def verdict(value: float | None, target: float, lower_is_better: bool = True) -> str:
+    if value is None or value != value:
+        return "not measured"
+    ok = value <= target if lower_is_better else value >= target
+    return "meets" if ok else "**misses**"
+
+
+def write_page(results: dict) -> None:
+    rows = results["scale"]
+    by_n = {row["entries"]: row for row in rows}
+    lines = [
+        "---",
+        "title: Benchmarks",
+        "---",
+        "",
+        "# Benchmarks",
+        "",
+        f"Measured by `make bench` on {results['machine']} ({results['date']}). Each figure is shown next to its target.",
+        "",
+        "## Diagnose",
+        "",
+    ]
+    d = results.get("diagnose")
+    if d:
+        lines += [
+            "| Measure | Figure | Target | |",
+            "|---|---|---|---|",
+            f"| {d['log_mb']} MB, {d['ranks']}-rank log, {d['fingerprints']} fingerprints, CPython | {d['python_seconds']} s | < 1 s | {verdict(d['python_seconds'], 1.0)} |",
+            f"| Same log, browser engine in Chromium | {d.get('chromium_seconds')} s | < 0.3 s | {verdict(d.get('chromium_seconds'), 0.3)} |",
+            f"| Same log, browser engine in Node (V8) | {d['browser_engine_seconds']} s | < 0.3 s | {verdict(d['browser_engine_seconds'], 0.3)} |",
+            f"| 100 MB log through stdin, peak memory | {d['stdin_100mb_peak_rss_mb']} MB | < 200 MB | {verdict(d['stdin_100mb_peak_rss_mb'], 200)} |",
+            "",
+        ]
+    lines += [
+        "## Build at scale",
+        "",
+        plot_svg(rows),
+        "",
+        "| Measure | " + " | ".join(f"{row['entries']:,}" for row in rows) + " | Target |",
+        "|---|" + "---|" * len(rows) + "---|",
+    ]
+    measures = [
+        ("Generator, cold (s)", "generator_cold_s", "≤ 3 s at 10,000"),
+        ("Generator, no-op rerun (s)", "generator_noop_s", "≤ 0.5 s"),
+        ("Files written by the no-op rerun", "generator_noop_written", "0"),
+        ("Generator, one entry edited (s)", "generator_edit_s", ""),
+        ("Files written after one edit", "generator_edit_written", "only pages that show it"),
+        ("mkdocs build (s)", "mkdocs_build_s", "≤ 90 s at 10,000"),
+        ("mkdocs build peak memory (MB)", "mkdocs_peak_mb", ""),
+        ("Site size (MB)", "site_mb", "≤ 300 MB"),
+        ("Search index raw (MB)", "search_index_mb", "≤ ~10 MB at 10,000"),
+        ("Search index gzip (MB)", "search_index_gzip_mb", ""),
+        ("Search gzip per entry (KB)", "search_gzip_kb_per_entry", "≤ 1 KB"),
+        ("Largest entry page (KB)", "largest_entry_page_kb", "≤ 80 KB"),
+        ("First search result in Chromium (s)", "first_search_s", "≤ 1 s at 10,000"),
+        ("Edit-to-preview, mkdocs serve --dirty (s)", "serve_edit_s", "≤ 1 s at 1,000"),
+    ]
+    for label, key, target in measures:
+        cells = [str(row.get(key, "–")) if row.get(key) is not None else "–" for row in rows]
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {target} |")
+    if 1000 in by_n and 10000 in by_n:
+        ratio = by_n[10000]["mkdocs_build_s"] / by_n[1000]["mkdocs_build_s"]
+        generation = by_n[10000]["generator_check_s"] / by_n[10000]["mkdocs_build_s"]
+        lines += [
+            "",
+            f"Linearity: mkdocs time(10,000) / time(1,000) = {ratio:.1f} (target ≤ 11: {verdict(ratio, 11)}). "
+            f"Rendering the pages in memory takes {generation:.0%} of the mkdocs build time of the same pages "
+            f"(target ≤ 10%: {verdict(generation, 0.10)}).",
+        ]
+    PAGE.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="100,1000,10000")
+    parser.add_argument("--skip-diagnose", action="store_true")
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    results: dict = {
+        "machine": f"{os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}"
+    }
+    results["date"] = time.strftime("%Y-%m-%d")
+    if not args.skip_diagnose:
+        results["diagnose"] = run_diagnose()
+        results["diagnose"]["chromium_seconds"] = chromium_engine_seconds(results)
+        print(json.dumps(results["diagnose"]), flush=True)
+    results["scale"] = []
+    for size in [int(part) for part in args.sizes.split(",")]:
+        repo = make_corpus(size, OUT / f"corpus-{size}")
+        row = {"entries": size, **generator_figures(repo), **mkdocs_figures(repo)}
+        row["first_search_s"] = first_search_seconds(repo)
+        if size == 1000:
+            row["serve_edit_s"] = serve_edit_seconds(repo)
+        results["scale"].append(row)
+        print(json.dumps(row), flush=True)
+    (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    write_page(results)
+    print(f"wrote {PAGE.relative_to(ROOT)} and {(OUT / 'results.json').relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
