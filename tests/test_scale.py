@@ -1,0 +1,56 @@
+"""Scale properties that do not depend on timing (the timings themselves are in benchmarks/)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from test_site import mkdocs_build
+
+from generator.build import build
+from generator.settings import settings_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from make_corpus import make_corpus  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    built = {}
+    for count in (30, 300):
+        settings = settings_for(make_corpus(count, tmp_path_factory.mktemp("scale") / f"corpus-{count}"))
+        first = build(settings)
+        assert first.write.written > count
+        second = build(settings)
+        assert (second.write.written, second.write.removed) == (0, 0), "a no-op rerun must write nothing"
+        result = mkdocs_build(settings)
+        assert result.returncode == 0, result.stderr[-2000:]
+        built[count] = settings.site_dir
+    return built
+
+
+def test_entry_pages_do_not_grow_with_the_corpus(sites):
+    small = (sites[30] / "entries" / "synthetic-00000" / "index.html").stat().st_size
+    large = (sites[300] / "entries" / "synthetic-00000" / "index.html").stat().st_size
+    assert large <= small * 1.05, (small, large)
+
+
+def test_nav_lists_no_entries(sites):
+    html = (sites[300] / "entries" / "synthetic-00150" / "index.html").read_text(encoding="utf-8")
+    nav = html.split('<nav class="md-nav md-nav--primary"', 1)[1].split("</nav>", 1)[0]
+    assert "synthetic-" not in nav
+
+
+def test_one_edit_rewrites_only_the_pages_that_show_it(tmp_path):
+    settings = settings_for(make_corpus(60, tmp_path / "corpus"))
+    build(settings)
+    path = next(settings.entries_dir.glob("*/synthetic-00007.yaml"))
+    entry = yaml.safe_load(path.read_text(encoding="utf-8"))
+    entry["observe"][0] = "Edited. " + entry["observe"][0]
+    path.write_text(yaml.safe_dump(entry, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    report = build(settings)
+    assert 1 <= report.write.written <= 2, report  # the entry page and its JSON export
