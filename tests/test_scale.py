@@ -13,7 +13,7 @@ from generator.build import build
 from generator.settings import settings_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from make_corpus import make_corpus  # noqa: E402
+from make_corpus import make_corpus
 
 pytestmark = pytest.mark.slow
 

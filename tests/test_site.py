@@ -145,3 +145,16 @@ def test_mkdocs_config_has_no_network_features():
     assert config["theme"]["font"] is False
     assert [next(iter(p)) if isinstance(p, dict) else p for p in config["plugins"]] == ["search"]
     assert "pymdownx.snippets" not in str(config["markdown_extensions"])
+
+
+def test_search_index_stays_small_and_keeps_error_strings(site):
+    import gzip
+
+    index = (site / "search" / "search_index.json").read_bytes()
+    docs = json.loads(index)["docs"]
+    locations = {doc["location"] for doc in docs}
+    assert not any(location.startswith(("tags/", "systems/", "severity/", "all/")) for location in locations)
+    assert not any("#faq-" in location or "#references" in location for location in locations)
+    text = " ".join(doc["text"] for doc in docs)
+    assert "CUDA out of memory. Tried to allocate 2.00 GiB." in text
+    assert len(gzip.compress(index)) / 4 < 1024  # bytes per entry, gzip-transferred
