@@ -138,6 +138,7 @@ def first_search_seconds(repo: Path) -> float | None:
     """In Chromium: seconds from page load to the first search result for an exact error string."""
     if not Path(CHROMIUM).exists():
         return None
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -155,10 +156,13 @@ def first_search_seconds(repo: Path) -> float | None:
             page.goto(f"http://127.0.0.1:{server.server_port}/", wait_until="load")
             started = time.perf_counter()
             page.fill("input.md-search__input", query)
-            page.wait_for_selector(f".md-search-result__item a[href*='{victim}']", timeout=120_000)
-            seconds = time.perf_counter() - started
+            try:
+                page.wait_for_selector(f".md-search-result__item a[href*='{victim}']", timeout=180_000)
+                seconds = round(time.perf_counter() - started, 2)
+            except PlaywrightTimeout:
+                seconds = float("nan")  # not found within 3 minutes; reported as not measured
             browser.close()
-        return round(seconds, 2)
+        return seconds
     finally:
         server.shutdown()
 
