@@ -134,6 +134,19 @@ def _fetch(url: str) -> str | None:
         return None
 
 
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve_folder(folder: Path) -> http.server.ThreadingHTTPServer:
+    """A static file server for `folder` on a free loopback port, running in a thread."""
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 def first_search_seconds(repo: Path) -> float | None:
     """In Chromium: seconds from page load to the first search result for an exact error string."""
     if not Path(CHROMIUM).exists():
@@ -141,12 +154,7 @@ def first_search_seconds(repo: Path) -> float | None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(repo / "site")))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = serve_folder(repo / "site")
     victim = sorted((repo / "entries").glob("*/*.yaml"))[-1].stem
     query = f"{'SyntheticFailure' + victim.rsplit('-', 1)[1]}: the job stopped"
     try:
@@ -173,16 +181,11 @@ def chromium_engine_seconds(results: dict) -> float | None:
         return None
     from playwright.sync_api import sync_playwright
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
     OUT.mkdir(exist_ok=True)
     engine = (ROOT / "site_overrides" / "assets" / "diagnose" / "engine.js").read_text(encoding="utf-8")
     (OUT / "engine.js").write_text(engine, encoding="utf-8")
     (OUT / "bench.html").write_text("<!doctype html><script src='engine.js'></script>", encoding="utf-8")
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(OUT)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = serve_folder(OUT)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
