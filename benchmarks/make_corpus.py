@@ -55,6 +55,7 @@ def _variant(model: dict, entry_id: str, number: int, ids: list[str], rng: rando
     entry.pop("aliases", None)
     others = [other for other in rng.sample(ids, min(3, len(ids))) if other != entry_id]
     entry["related"] = [{"id": other, "why": "Synthetic cross-link for the benchmark."} for other in others]
+    entry["symptoms"] = [{"text": f"{marker}: the job stopped", "meaning": "Synthetic symptom."}, *entry["symptoms"]]
     entry["diagnose"] = {
         "fingerprints": [
             {"contains": f"{marker}: the job stopped"},
