@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
+from generator import freshness
 from generator.catalog import Catalog, build_catalog
 from generator.entries import load_entries
 from generator.errors import Problem, ProblemsFound
@@ -26,13 +27,30 @@ class BuildReport:
     write: WriteReport | None
 
 
-def load_catalog(settings: Settings) -> Catalog:
+@dataclass
+class Memo:
+    """What a long-lived process (the `mkdocs serve` hook) keeps between builds, so that one
+    edited entry is parsed, checked and rendered again, not all of them. Keyed by file stat and
+    by content; cleared whenever vocabularies or templates change."""
+
+    shared_inputs: str = ""
+    entries: dict = field(default_factory=dict)
+    examples: dict = field(default_factory=dict)
+    pages: dict = field(default_factory=dict)
+
+    def keep_if(self, shared_inputs: str) -> Memo:
+        if shared_inputs != self.shared_inputs:
+            self.shared_inputs, self.entries, self.examples, self.pages = shared_inputs, {}, {}, {}
+        return self
+
+
+def load_catalog(settings: Settings, memo: Memo | None = None) -> Catalog:
     """Read and check every entry; raise ProblemsFound with all problems of all files at once."""
     # Vocabulary first: every entry is checked against it.
     vocabulary = load_vocabulary(settings.vocab_dir, settings.root)
     # Each file on its own: syntax, schema, id = file name. All files, all problems.
     sources, problems = find_sources(settings.entries_dir, settings.root)
-    loaded, entry_problems = load_entries(sources, vocabulary)
+    loaded, entry_problems = load_entries(sources, vocabulary, memo.entries if memo else None)
     problems += entry_problems
     if problems:
         raise ProblemsFound(problems)
@@ -41,26 +59,33 @@ def load_catalog(settings: Settings) -> Catalog:
     if problems:
         raise ProblemsFound(problems)
     # Each entry's diagnose examples against its own fingerprints.
-    problems = example_problems(catalog)
+    problems = example_problems(catalog, memo.examples if memo else None)
     if problems:
         raise ProblemsFound(problems)
     return catalog
 
 
-def build(settings: Settings, *, write: bool = True) -> BuildReport:
+def build(settings: Settings, *, write: bool = True, memo: Memo | None = None) -> BuildReport:
     """Validate everything, render every page in memory, then write them all at once (or not at all)."""
+    # 0. Nothing changed since the last build: nothing to do.
+    if write and (counts := freshness.fresh_counts(settings)):
+        return BuildReport(counts[0], counts[1], WriteReport(written=0, unchanged=counts[1], removed=0))
+    if memo is not None:
+        memo.keep_if(freshness.shared_inputs_stamp(settings))
     # 1. Entries → catalog. Raises with every problem before anything is rendered.
-    catalog = load_catalog(settings)
+    catalog = load_catalog(settings, memo)
     # 2. Catalog → pages, in memory.
     site = site_info(settings)
-    pages = render_pages(catalog, make_environment(settings.templates_dir), site)
+    pages = render_pages(catalog, make_environment(settings.templates_dir), site, memo.pages if memo else None)
     pages.append(Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries)) + "\n"))
     # 3. Hand-written pages from docs/ join the generated ones.
     pages += static_pages(settings.docs_dir, {page.path for page in pages})
     if not write:
         return BuildReport(len(catalog.entries), len(pages), None)
-    # 4. One atomic swap of the whole output folder.
-    return BuildReport(len(catalog.entries), len(pages), write_output(pages, settings.generated_dir))
+    # 4. One atomic swap of the whole output folder, then a stamp of what produced it.
+    report = write_output(pages, settings.generated_dir)
+    freshness.record(settings, len(catalog.entries), len(pages))
+    return BuildReport(len(catalog.entries), len(pages), report)
 
 
 def site_info(settings: Settings) -> SiteInfo:

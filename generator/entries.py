@@ -26,16 +26,35 @@ class LoadedEntry:
     document: Document
 
 
-def load_entries(sources: list[Source], vocabulary: Vocabulary) -> tuple[list[LoadedEntry], list[Problem]]:
-    """Validate every source independently and return the good ones plus all problems found."""
+def load_entries(
+    sources: list[Source], vocabulary: Vocabulary, memo: dict | None = None
+) -> tuple[list[LoadedEntry], list[Problem]]:
+    """Validate every source independently and return the good ones plus all problems found.
+
+    With a memo (kept by a long-lived process), a file whose size and mtime did not change since
+    the last call is not read again.
+    """
     loaded: list[LoadedEntry] = []
     problems: list[Problem] = []
     for source in sources:
-        entry, found = load_entry(source, vocabulary)
+        entry, found = (
+            _load_remembered(source, vocabulary, memo) if memo is not None else load_entry(source, vocabulary)
+        )
         problems.extend(found)
         if entry is not None:
             loaded.append(entry)
     return loaded, problems
+
+
+def _load_remembered(source: Source, vocabulary: Vocabulary, memo: dict) -> tuple[LoadedEntry | None, list[Problem]]:
+    try:
+        info = source.path.stat()
+        key = (source.shown, info.st_size, info.st_mtime_ns)
+    except OSError:
+        return load_entry(source, vocabulary)
+    if key not in memo:
+        memo[key] = load_entry(source, vocabulary)
+    return memo[key]
 
 
 def load_entry(source: Source, vocabulary: Vocabulary) -> tuple[LoadedEntry | None, list[Problem]]:

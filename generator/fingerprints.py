@@ -14,6 +14,7 @@ from pathlib import Path
 from generator import dialect
 from generator.catalog import Catalog
 from generator.diagnose import diagnose_text
+from generator.entries import LoadedEntry
 from generator.errors import Problem
 from generator.schema import Entry, Fingerprint
 
@@ -79,24 +80,37 @@ def _fingerprint(index: int, fp: Fingerprint) -> dict:
     }
 
 
-def example_problems(catalog: Catalog) -> list[Problem]:
-    """Each entry's own examples must agree with its own fingerprints: `match` matches, `no_match` does not."""
+def example_problems(catalog: Catalog, memo: dict | None = None) -> list[Problem]:
+    """Each entry's own examples must agree with its own fingerprints: `match` matches, `no_match` does not.
+
+    With a memo, an entry whose content was already checked is not checked again.
+    """
     problems = []
     for item in catalog.loaded:
         entry = item.entry
-        alone = compile_fingerprints([entry])
-        cases = [("match", text, True) for text in entry.diagnose.examples.match]
-        cases += [("no_match", text, False) for text in entry.diagnose.examples.no_match]
-        counters = {"match": 0, "no_match": 0}
-        for kind, text, expected in cases:
-            index = counters[kind]
-            counters[kind] += 1
-            found = any(match["id"] == entry.id for match in diagnose_text(text, alone)["matches"])
-            if found != expected:
-                field = ("diagnose", "examples", kind, index)
-                line, col = item.document.position(field)
-                message = "no fingerprint matches this example" if expected else "the fingerprints match this near-miss"
-                problems.append(Problem(item.source.shown, line, col, ".".join(map(str, field)), message))
+        if memo is not None:
+            key = (item.source.shown, entry.model_dump_json())
+            if key not in memo:
+                memo[key] = _entry_example_problems(item)
+            problems += memo[key]
+        else:
+            problems += _entry_example_problems(item)
+    return problems
+
+
+def _entry_example_problems(item: LoadedEntry) -> list[Problem]:
+    entry = item.entry
+    alone = compile_fingerprints([entry])
+    cases = [("match", index, text, True) for index, text in enumerate(entry.diagnose.examples.match)]
+    cases += [("no_match", index, text, False) for index, text in enumerate(entry.diagnose.examples.no_match)]
+    problems = []
+    for kind, index, text, expected in cases:
+        found = any(match["id"] == entry.id for match in diagnose_text(text, alone)["matches"])
+        if found != expected:
+            field = ("diagnose", "examples", kind, index)
+            line, col = item.document.position(field)
+            message = "no fingerprint matches this example" if expected else "the fingerprints match this near-miss"
+            problems.append(Problem(item.source.shown, line, col, ".".join(map(str, field)), message))
     return problems
 
 

@@ -10,17 +10,20 @@ from pathlib import Path
 
 from mkdocs.exceptions import Abort
 
-from generator.build import build
+from generator.build import Memo, build
 from generator.errors import ProblemsFound
 from generator.settings import settings_for
 
 log = logging.getLogger("mkdocs.plugins.trainwreck")
+# Lives as long as the MkDocs process: under `mkdocs serve`, each rebuild parses, checks and
+# renders only the entries whose files changed.
+MEMO = Memo()
 
 
 def on_pre_build(config) -> None:
     settings = settings_for(Path(config.config_file_path).parent)
     try:
-        report = build(settings)
+        report = build(settings, memo=MEMO)
     except ProblemsFound as found:
         for problem in found.problems:
             log.error(str(problem))

@@ -74,9 +74,13 @@ def make_environment(templates_dir: Path) -> SandboxedEnvironment:
     return env
 
 
-def render_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -> list[Page]:
-    """Every generated page and export, sorted by path."""
-    pages: list[Page] = []
+def render_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo, memo: dict | None = None) -> list[Page]:
+    """Every generated page and export, sorted by path.
+
+    With a memo (kept by a long-lived process), an entry page whose inputs did not change since
+    the last call is reused instead of rendered again.
+    """
+    pages: list[Page] = entry_pages(catalog, env, site, memo)
     for kind in PAGE_KINDS:
         pages.extend(kind(catalog, env, site))
     return sorted(pages, key=lambda page: page.path)
@@ -87,12 +91,25 @@ def entry_url(entry_id: str) -> str:
     return f"{ENTRY_DIR}/{entry_id}/"
 
 
-def entry_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -> list[Page]:
+def entry_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo, memo: dict | None = None) -> list[Page]:
     template = env.get_template("entry.md.j2")
     vocabulary = catalog.vocabulary
     pages = []
     for entry in catalog.entries:
         source = catalog.source_of(entry.id).source
+        related = catalog.related(entry)
+        backlinks = catalog.backlinks(entry)
+        last_updated = site.last_updated.get(source.shown, entry.created.isoformat())
+        key = (
+            entry.model_dump_json(),
+            source.shown,
+            tuple((other.id, other.title, why) for other, why in related),
+            tuple((link.entry.id, link.entry.title, link.why) for link in backlinks),
+            last_updated,
+        )
+        if memo is not None and key in memo:
+            pages.append(memo[key])
+            continue
         faq = faq_for(entry, catalog)
         context = {
             "entry": entry,
@@ -101,19 +118,22 @@ def entry_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -> 
             "tags": [vocabulary.terms("tags")[tag] for tag in entry.tags],
             "systems": [vocabulary.terms("systems")[system] for system in entry.affected.systems],
             "system_titles": {slug: term.title for slug, term in vocabulary.terms("systems").items()},
-            "related": catalog.related(entry),
-            "backlinks": catalog.backlinks(entry),
+            "related": related,
+            "backlinks": backlinks,
             "faq": faq,
             "edit_url": f"{site.edit_base}{source.shown}",
             "source_path": source.shown,
-            "last_updated": site.last_updated.get(source.shown, entry.created.isoformat()),
+            "last_updated": last_updated,
             "meta": {
                 "title": entry.title,
                 "description": " ".join(entry.summary.split())[:300],
                 "jsonld": faq_jsonld(faq),
             },
         }
-        pages.append(Page(f"{ENTRY_DIR}/{entry.id}.md", template.render(context)))
+        page = Page(f"{ENTRY_DIR}/{entry.id}.md", template.render(context))
+        if memo is not None:
+            memo[key] = page
+        pages.append(page)
     return pages
 
 
@@ -238,4 +258,5 @@ def front_matter(meta: dict) -> str:
     return "---\n" + json.dumps(meta, ensure_ascii=False, sort_keys=True) + "\n---\n"
 
 
-PAGE_KINDS = (entry_pages, redirect_pages, index_pages, listing_pages, export_pages)
+# Entry pages come first, from render_pages itself (they alone can be remembered between builds).
+PAGE_KINDS = (redirect_pages, index_pages, listing_pages, export_pages)

@@ -1,0 +1,97 @@
+"""Is build/docs already exactly what the current inputs produce? Then a build can stop at once.
+
+A stamp records the size and modification time of every input (entries, vocabularies,
+templates, hand-written docs, mkdocs.yml, the generator's own code and data), the git commit
+(last-updated dates come from history), and the same for every output file. If all match,
+nothing can have changed, and a no-op rerun writes nothing without parsing anything. Any
+difference, including a hand-edited output file, means a full build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from generator.settings import Settings
+
+STAMP_NAME = ".trainwreck-stamp.json"
+GENERATOR_DIR = Path(__file__).parent
+
+
+def stamp_path(settings: Settings) -> Path:
+    return settings.generated_dir.parent / STAMP_NAME
+
+
+def current_stamp(settings: Settings) -> dict:
+    folders = [settings.entries_dir, settings.templates_dir, settings.docs_dir, GENERATOR_DIR]
+    files = [settings.mkdocs_config]
+    return {
+        "inputs": _digest(_stats(folders, files, settings.root)),
+        "commit": _git_head(settings.root),
+        "outputs": _digest(_stats([settings.generated_dir], [], settings.generated_dir)),
+    }
+
+
+def shared_inputs_stamp(settings: Settings) -> str:
+    """Inputs every page depends on: vocabularies, templates, mkdocs.yml, git history."""
+    rows = _stats([settings.vocab_dir, settings.templates_dir], [settings.mkdocs_config], settings.root)
+    return _digest(rows) + _git_head(settings.root)
+
+
+def fresh_counts(settings: Settings) -> tuple[int, int] | None:
+    """(entries, pages) of the previous build when nothing changed since; otherwise None."""
+    try:
+        recorded = json.loads(stamp_path(settings).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not settings.generated_dir.is_dir() or recorded.get("stamp") != current_stamp(settings):
+        return None
+    return recorded["entries"], recorded["pages"]
+
+
+def record(settings: Settings, entries: int, pages: int) -> None:
+    data = {"stamp": current_stamp(settings), "entries": entries, "pages": pages}
+    path = stamp_path(settings)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+    temporary.replace(path)
+
+
+def forget(settings: Settings) -> None:
+    stamp_path(settings).unlink(missing_ok=True)
+
+
+def _stats(folders: list[Path], files: list[Path], relative_to: Path) -> list[tuple[str, int, int]]:
+    rows = []
+    for folder in folders:
+        for directory, names, filenames in os.walk(folder):
+            names[:] = sorted(name for name in names if name != "__pycache__")
+            for name in sorted(filenames):
+                rows.append(_stat(Path(directory) / name, relative_to))
+    rows += [_stat(path, relative_to) for path in files]
+    return rows
+
+
+def _stat(path: Path, relative_to: Path) -> tuple[str, int, int]:
+    try:
+        info = path.stat()
+    except OSError:
+        return (str(path), -1, -1)
+    return (os.path.relpath(path, relative_to), info.st_size, info.st_mtime_ns)
+
+
+def _digest(rows: list[tuple[str, int, int]]) -> str:
+    return hashlib.sha256(repr(rows).encode("utf-8")).hexdigest()
+
+
+def _git_head(root: Path) -> str:
+    try:
+        result = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return result.stdout.strip()

@@ -1,0 +1,72 @@
+"""The build spine: a no-op rerun stops at once; a long-lived process redoes only what changed."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from conftest import fixture_text, write_entry
+
+from generator import build as build_module
+from generator import entries as entries_module
+from generator.build import Memo, build
+
+
+def test_noop_rerun_reads_no_entry(repo, monkeypatch):
+    first = build(repo)
+    assert first.write.written > 0
+    monkeypatch.setattr(build_module, "load_catalog", lambda *args, **kwargs: pytest.fail("entries were read"))
+    again = build(repo)
+    assert (again.entries, again.pages, again.write.written, again.write.removed) == (4, first.pages, 0, 0)
+
+
+@pytest.mark.parametrize("change", ["entry", "output", "template"])
+def test_any_change_means_a_real_build(repo, change):
+    build(repo)
+    if change == "entry":
+        write_entry(
+            repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("during training", "in training")
+        )
+    elif change == "output":
+        (repo.generated_dir / "all.md").write_text("tampered", encoding="utf-8")
+    else:
+        template = repo.templates_dir / "all.md.j2"
+        template.write_text(template.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    report = build(repo)
+    assert report.write.written >= 1
+    assert (repo.generated_dir / "all.md").read_text(encoding="utf-8") != "tampered"
+
+
+def test_memo_reparses_only_the_edited_entry(repo, monkeypatch):
+    memo = Memo()
+    build(repo, memo=memo)
+    reads = []
+    real = entries_module.load_entry
+    monkeypatch.setattr(
+        entries_module, "load_entry", lambda source, vocabulary: reads.append(source.stem) or real(source, vocabulary)
+    )
+    write_entry(
+        repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("during training", "in training")
+    )
+    report = build(repo, memo=memo)
+    assert reads == ["cuda-oom"]
+    page = (repo.generated_dir / "entries" / "cuda-oom.md").read_text(encoding="utf-8")
+    assert "# CUDA out of memory in training" in page
+    assert report.write.written >= 1
+
+
+def test_memo_output_equals_a_fresh_build(repo, tmp_path):
+    memo = Memo()
+    build(repo, memo=memo)
+    write_entry(
+        repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("during training", "in training")
+    )
+    build(repo, memo=memo)
+    remembered = {
+        p.relative_to(repo.generated_dir): p.read_bytes() for p in repo.generated_dir.rglob("*") if p.is_file()
+    }
+    (repo.generated_dir.parent / ".trainwreck-stamp.json").unlink()
+    shutil.rmtree(repo.generated_dir)
+    build(repo)
+    fresh = {p.relative_to(repo.generated_dir): p.read_bytes() for p in repo.generated_dir.rglob("*") if p.is_file()}
+    assert remembered == fresh
