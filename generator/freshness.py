@@ -65,22 +65,35 @@ def forget(settings: Settings) -> None:
 
 
 def _stats(folders: list[Path], files: list[Path], relative_to: Path) -> list[tuple[str, int, int]]:
-    rows = []
+    rows: list[tuple[str, int, int]] = []
+    base = str(relative_to)
     for folder in folders:
-        for directory, names, filenames in os.walk(folder):
-            names[:] = sorted(name for name in names if name != "__pycache__")
-            for name in sorted(filenames):
-                rows.append(_stat(Path(directory) / name, relative_to))
-    rows += [_stat(path, relative_to) for path in files]
+        _scan(str(folder), os.path.relpath(folder, base), rows)
+    for path in files:
+        try:
+            info = path.stat()
+            rows.append((os.path.relpath(path, base), info.st_size, info.st_mtime_ns))
+        except OSError:
+            rows.append((str(path), -1, -1))
     return rows
 
 
-def _stat(path: Path, relative_to: Path) -> tuple[str, int, int]:
+def _scan(folder: str, shown: str, rows: list[tuple[str, int, int]]) -> None:
+    """(path, size, mtime) of every file below `folder`, in a stable order; fast on 30,000 files."""
     try:
-        info = path.stat()
+        found = sorted(os.scandir(folder), key=lambda item: item.name)
     except OSError:
-        return (str(path), -1, -1)
-    return (os.path.relpath(path, relative_to), info.st_size, info.st_mtime_ns)
+        rows.append((shown, -1, -1))
+        return
+    for item in found:
+        if item.name == "__pycache__":
+            continue
+        name = f"{shown}/{item.name}"
+        if item.is_dir(follow_symlinks=False):
+            _scan(item.path, name, rows)
+        else:
+            info = item.stat(follow_symlinks=False)
+            rows.append((name, info.st_size, info.st_mtime_ns))
 
 
 def _digest(rows: list[tuple[str, int, int]]) -> str:

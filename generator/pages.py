@@ -219,8 +219,8 @@ def entry_record(entry: Entry) -> dict:
 
 
 def to_json(data: object) -> str:
-    """Stable bytes: sorted keys, no trailing spaces, one final newline."""
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+    """Stable, compact bytes (the site holds one per entry): sorted keys, one final newline."""
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
 
 
 def _csv(records: list[dict]) -> str:
