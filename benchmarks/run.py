@@ -46,10 +46,10 @@ def timed(args: list[str]) -> tuple[float, str]:
     return elapsed, result.stderr
 
 
-def retitle(path: Path, prefix: str) -> None:
-    """Edit one entry the way a contributor would: change its title."""
+def retitle(path: Path, prefix: str, field: str = "title") -> None:
+    """Edit one entry the way a contributor would: change its title (or another text field)."""
     entry = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
-    entry["title"] = prefix + entry["title"]
+    entry[field] = prefix + entry[field]
     path.write_text(yaml.dump(entry, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
@@ -94,8 +94,10 @@ def mkdocs_figures(repo: Path) -> dict:
     }
 
 
-def serve_edit_seconds(repo: Path) -> float:
-    """Seconds from saving one YAML file to `mkdocs serve --dirty` serving the rebuilt page."""
+def serve_edit_seconds(repo: Path, field: str = "title") -> float:
+    """Seconds from saving one YAML file to `mkdocs serve --dirty` serving the rebuilt page.
+
+    A title edit also changes every listing that shows the title; a summary edit only the page."""
     port = 8700 + os.getpid() % 200
     server = subprocess.Popen(
         [PYTHON, "-m", "mkdocs", "serve", "--dirty", "-a", f"127.0.0.1:{port}", "-f", str(repo / "mkdocs.yml")],
@@ -111,11 +113,12 @@ def serve_edit_seconds(repo: Path) -> float:
         while time.time() < deadline and _fetch(url) is None:
             time.sleep(0.5)
         time.sleep(2)
-        retitle(victim, "Live edit - ")
+        marker = f"Live edit {time.time_ns()} - "
+        retitle(victim, marker, field)
         started = time.perf_counter()
         while time.perf_counter() - started < 120:
             page = _fetch(url)
-            if page and "Live edit - " in page:
+            if page and marker in page:
                 return round(time.perf_counter() - started, 2)
             time.sleep(0.05)
         return float("nan")
@@ -316,7 +319,8 @@ def write_page(results: dict) -> None:
         ("Largest entry page (KB)", "largest_entry_page_kb", "≤ 80 KB"),
         ("First search result in Chromium (s)", "first_search_s", "≤ 1 s at 10,000"),
         ("Rank of the entry holding the pasted error", "search_rank", "1"),
-        ("Edit-to-preview, mkdocs serve --dirty (s)", "serve_edit_s", "≤ 1 s at 1,000"),
+        ("Edit-to-preview, mkdocs serve --dirty, summary edit (s)", "serve_edit_s", "≤ 1 s at 1,000"),
+        ("Edit-to-preview, title edit (listings change too) (s)", "serve_title_edit_s", "≤ 1 s at 1,000"),
     ]
     for label, key, target in measures:
         cells = [str(row.get(key, "–")) if row.get(key) is not None else "–" for row in rows]
@@ -348,7 +352,8 @@ def remeasure() -> None:
         row["generator_noop_written"] = int(re.search(r"(\d+) written", err).group(1))
         row.update(search_figures(repo))
         if row["entries"] == 1000:
-            row["serve_edit_s"] = serve_edit_seconds(repo)
+            row["serve_edit_s"] = serve_edit_seconds(repo, "summary")
+            row["serve_title_edit_s"] = serve_edit_seconds(repo, "title")
         print(json.dumps(row), flush=True)
     (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     write_page(results)
@@ -378,7 +383,8 @@ def main() -> None:
         row = {"entries": size, **generator_figures(repo), **mkdocs_figures(repo)}
         row.update(search_figures(repo))
         if size == 1000:
-            row["serve_edit_s"] = serve_edit_seconds(repo)
+            row["serve_edit_s"] = serve_edit_seconds(repo, "summary")
+            row["serve_title_edit_s"] = serve_edit_seconds(repo, "title")
         results["scale"].append(row)
         print(json.dumps(row), flush=True)
     (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

@@ -37,6 +37,7 @@ class Memo:
     entries: dict = field(default_factory=dict)
     examples: dict = field(default_factory=dict)
     pages: dict = field(default_factory=dict)
+    written: dict = field(default_factory=dict)
 
     def keep_if(self, shared_inputs: str) -> Memo:
         if shared_inputs != self.shared_inputs:
@@ -67,8 +68,8 @@ def load_catalog(settings: Settings, memo: Memo | None = None) -> Catalog:
 
 def build(settings: Settings, *, write: bool = True, memo: Memo | None = None) -> BuildReport:
     """Validate everything, render every page in memory, then write them all at once (or not at all)."""
-    # 0. Nothing changed since the last build: nothing to do.
-    if write and (counts := freshness.fresh_counts(settings)):
+    # 0. Nothing changed since the last build: nothing to do (unless an empty memo needs filling).
+    if write and (memo is None or memo.entries) and (counts := freshness.fresh_counts(settings)):
         return BuildReport(counts[0], counts[1], WriteReport(written=0, unchanged=counts[1], removed=0))
     if memo is not None:
         memo.keep_if(freshness.shared_inputs_stamp(settings))
@@ -83,7 +84,7 @@ def build(settings: Settings, *, write: bool = True, memo: Memo | None = None) -
     if not write:
         return BuildReport(len(catalog.entries), len(pages), None)
     # 4. One atomic swap of the whole output folder, then a stamp of what produced it.
-    report = write_output(pages, settings.generated_dir)
+    report = write_output(pages, settings.generated_dir, memo.written if memo else None)
     freshness.record(settings, len(catalog.entries), len(pages))
     return BuildReport(len(catalog.entries), len(pages), report)
 

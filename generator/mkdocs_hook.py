@@ -6,6 +6,8 @@ Only files whose content changed are rewritten, so with `--dirty` MkDocs rebuild
 from __future__ import annotations
 
 import logging
+import sys
+import types
 from pathlib import Path
 
 from mkdocs.exceptions import Abort
@@ -15,15 +17,23 @@ from generator.errors import ProblemsFound
 from generator.settings import settings_for
 
 log = logging.getLogger("mkdocs.plugins.trainwreck")
-# Lives as long as the MkDocs process: under `mkdocs serve`, each rebuild parses, checks and
-# renders only the entries whose files changed.
-MEMO = Memo()
+# MkDocs executes this file again each time it reloads its config (every rebuild under
+# `mkdocs serve`), so the memo lives in an imported module, which stays for the whole process.
+MEMO_HOLDER = "generator._mkdocs_serve_memo"
+
+
+def _process_memo() -> Memo:
+    holder = sys.modules.get(MEMO_HOLDER)
+    if holder is None:
+        holder = sys.modules[MEMO_HOLDER] = types.ModuleType(MEMO_HOLDER)
+        holder.memo = Memo()
+    return holder.memo
 
 
 def on_pre_build(config) -> None:
     settings = settings_for(Path(config.config_file_path).parent)
     try:
-        report = build(settings, memo=MEMO)
+        report = build(settings, memo=_process_memo())
     except ProblemsFound as found:
         for problem in found.problems:
             log.error(str(problem))

@@ -81,8 +81,16 @@ def render_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo, me
     the last call is reused instead of rendered again.
     """
     pages: list[Page] = entry_pages(catalog, env, site, memo)
-    for kind in PAGE_KINDS:
-        pages.extend(kind(catalog, env, site))
+    # Listings show only these fields of each entry: when none changed, neither did they.
+    listing_key = ("listings", json.dumps([entry_record(entry) for entry in catalog.entries], sort_keys=True))
+    if memo is not None and listing_key in memo:
+        pages.extend(memo[listing_key])
+    else:
+        listings = [page for kind in PAGE_KINDS for page in kind(catalog, env, site)]
+        if memo is not None:
+            memo[listing_key] = listings
+        pages.extend(listings)
+    pages.extend(export_pages(catalog, memo))
     return sorted(pages, key=lambda page: page.path)
 
 
@@ -190,14 +198,21 @@ def listing_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -
     ]
 
 
-def export_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -> list[Page]:
+def export_pages(catalog: Catalog, memo: dict | None = None) -> list[Page]:
     """Machine-readable copies under api/: all entries, one file per entry, and a CSV."""
     records = [entry_record(entry) for entry in catalog.entries]
     pages = [Page("api/entries.json", to_json({"count": len(records), "entries": records}))]
     for entry in catalog.entries:
-        full = json.loads(entry.model_dump_json())
+        key = ("export", entry.model_dump_json())
+        if memo is not None and key in memo:
+            pages.append(memo[key])
+            continue
+        full = json.loads(key[1])
         full["url"] = entry_url(entry.id)
-        pages.append(Page(f"api/entries/{entry.id}.json", to_json(full)))
+        page = Page(f"api/entries/{entry.id}.json", to_json(full))
+        if memo is not None:
+            memo[key] = page
+        pages.append(page)
     pages.append(Page("api/entries.csv", _csv(records)))
     pages.append(Page("api/entry.schema.json", schema_text(catalog.vocabulary)))
     return pages
@@ -258,5 +273,6 @@ def front_matter(meta: dict) -> str:
     return "---\n" + json.dumps(meta, ensure_ascii=False, sort_keys=True) + "\n---\n"
 
 
-# Entry pages come first, from render_pages itself (they alone can be remembered between builds).
-PAGE_KINDS = (redirect_pages, index_pages, listing_pages, export_pages)
+# The listings; entry pages and exports are made by render_pages itself, page by page, so that a
+# long-lived process can reuse each one that did not change.
+PAGE_KINDS = (redirect_pages, index_pages, listing_pages)

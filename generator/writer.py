@@ -27,30 +27,39 @@ class WriteReport:
     removed: int
 
 
-def write_output(pages: list[Page], out_dir: Path) -> WriteReport:
-    """Make out_dir hold exactly these pages; return how many files were written, kept, removed."""
-    wanted = {_checked_path(page.path): _bytes(page) for page in pages}
-    if len(wanted) != len(pages):
+def write_output(pages: list[Page], out_dir: Path, known: dict | None = None) -> WriteReport:
+    """Make out_dir hold exactly these pages; return how many files were written, kept, removed.
+
+    `known` (kept by a long-lived process) remembers what the last call wrote, so that a page
+    whose content and file are both unchanged since then is not read back to be compared.
+    """
+    by_path = {_checked_path(page.path): page for page in pages}
+    if len(by_path) != len(pages):
         raise UnsafePath("two pages have the same path")
     existing = _existing_files(out_dir)
-    changed = {path for path, data in wanted.items() if not _same(out_dir, path, data, existing)}
-    stale = sorted(set(existing) - set(wanted))
+    changed = {path for path, page in by_path.items() if not _same(out_dir, path, page, existing, known)}
+    stale = sorted(set(existing) - set(by_path))
     if not changed and not stale:
-        return WriteReport(written=0, unchanged=len(wanted), removed=0)
+        return WriteReport(written=0, unchanged=len(by_path), removed=0)
     _remove_leftovers(out_dir)
     staging = out_dir.with_name(f".{out_dir.name}.staging-{os.getpid()}")
     try:
-        for path, data in wanted.items():
+        for path, page in by_path.items():
             target = staging / path
             target.parent.mkdir(parents=True, exist_ok=True)
             if path in changed:
-                target.write_bytes(data)
+                target.write_bytes(_bytes(page))
             else:
                 os.link(out_dir / path, target)
         _swap(staging, out_dir)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return WriteReport(written=len(changed), unchanged=len(wanted) - len(changed), removed=len(stale))
+    if known is not None:
+        known.clear()
+        for path, page in by_path.items():
+            info = (out_dir / path).stat()
+            known[path] = (hash(page.content), info.st_size, info.st_mtime_ns)
+    return WriteReport(written=len(changed), unchanged=len(by_path) - len(changed), removed=len(stale))
 
 
 def _checked_path(path: str) -> str:
@@ -64,20 +73,28 @@ def _bytes(page: Page) -> bytes:
     return page.content if isinstance(page.content, bytes) else page.content.encode("utf-8")
 
 
-def _existing_files(out_dir: Path) -> dict[str, int]:
+def _existing_files(out_dir: Path) -> dict[str, tuple[int, int]]:
+    """Relative path → (size, mtime) of every file in out_dir."""
     if not out_dir.is_dir():
         return {}
     files = {}
     for folder, _, names in os.walk(out_dir):
         for name in names:
             full = Path(folder) / name
-            files[full.relative_to(out_dir).as_posix()] = full.stat().st_size
+            info = full.stat()
+            files[full.relative_to(out_dir).as_posix()] = (info.st_size, info.st_mtime_ns)
     return files
 
 
-def _same(out_dir: Path, path: str, data: bytes, existing: dict[str, int]) -> bool:
-    """Cheap size check first; read the old file only when sizes agree."""
-    return existing.get(path) == len(data) and (out_dir / path).read_bytes() == data
+def _same(out_dir: Path, path: str, page: Page, existing: dict, known: dict | None) -> bool:
+    """Unchanged since our last write (no read needed), or equal bytes on disk (size checked first)."""
+    on_disk = existing.get(path)
+    if on_disk is None:
+        return False
+    if known is not None and path in known and known[path] == (hash(page.content), *on_disk):
+        return True
+    data = _bytes(page)
+    return on_disk[0] == len(data) and (out_dir / path).read_bytes() == data
 
 
 def _remove_leftovers(out_dir: Path) -> None:
