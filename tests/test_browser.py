@@ -130,6 +130,9 @@ def test_works_offline_once_loaded(page, site_url):
         ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.", "cuda-oom"),
         ("RuntimeError: CUDA error: an illegal memory access was encountered", "cuda-illegal-memory-access"),
         ("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE)", "nccl-watchdog-timeout"),
+        # A colon right after the only distinctive word makes Lunr read it as a field name.
+        ("torch.OutOfMemoryError:", "cuda-oom"),
+        ("--grad-accum", "cuda-oom"),
     ],
 )
 def test_exact_error_string_in_search_finds_the_entry(page, site_url, query, entry):
