@@ -28,6 +28,7 @@ NO_TIME = "~"  # sorts after every real time key
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]")
 NOT_BLANK = re.compile(r"[^ \t\f\v]")
+DIGITS = re.compile(r"[0-9]+")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 LINE_SEPARATORS = re.compile("[\u2028\u2029\x85]")
 
@@ -231,13 +232,13 @@ class Matcher:
 
     def _record(self, entry_id: str, index: int, line: Line) -> None:
         groups = self.groups.setdefault((entry_id, index), {})
-        group = groups.get(line.text)
+        # Lines that differ only in numbers (rank ids, sequence numbers, sizes) are one group.
+        key = DIGITS.sub("#", line.text)
+        group = groups.get(key)
         if group is None:
             if len(groups) >= MAX_GROUPS_PER_FINGERPRINT:
                 return
-            group = groups[line.text] = Group(
-                line.number, line.number, line.text, first=(line.time, line.number, line.rank)
-            )
+            group = groups[key] = Group(line.number, line.number, line.text, first=(line.time, line.number, line.rank))
         group.count += 1
         group.last_line = line.number
         if line.rank is not None:

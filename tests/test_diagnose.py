@@ -63,7 +63,7 @@ def test_case_meanings(fingerprint_set):
     ranks = result["rank_prefixes"]
     assert [(m["id"], [item["ranks"] for item in m["evidence"]]) for m in ranks["matches"]] == [
         ("cuda-oom", [[3], [3]]),
-        ("nccl-watchdog-timeout", [[12], [4]]),
+        ("nccl-watchdog-timeout", [[4, 12]]),  # "[Rank 12]" and "[Rank 4]": one group, numbers aside
     ]
     same = result["same_traceback_ranks"]
     assert same["first_failing_rank"] == 5
@@ -77,6 +77,10 @@ def test_case_meanings(fingerprint_set):
         ("nccl-watchdog-timeout", "symptom"),
     ]
     assert oom["matches"][1]["explained_by"] == ["cuda-oom"] and oom["first_failing_rank"] == 3
+    watchdog = oom["matches"][1]["evidence"]
+    assert [(item["count"], item["ranks"], item["line"], item["last_line"]) for item in watchdog] == [
+        (3, [0, 1, 2], 3, 5)
+    ]
     assert ids(result["generic_and_specific_one_line"]) == ["cuda-illegal-memory-access", "cuda-error-generic"]
     advice = result["advice_only"]
     assert advice["confident"] is False and advice["matches"] == []

@@ -24,6 +24,7 @@
 
   const ANSI = /\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]/gu;
   const NOT_BLANK = /[^ \t\f\v]/u;
+  const DIGITS = /[0-9]+/gu;
   const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/gu;
   const LINE_SEPARATORS = /[\u2028\u2029\x85]/gu;
   // Characters for which Python's str.isprintable() is false, among those visible() changes.
@@ -239,7 +240,9 @@
       const key = `${entryId}\u0000${index}`;
       if (!this.groups.has(key)) this.groups.set(key, new Map());
       const groups = this.groups.get(key);
-      let group = groups.get(line.text);
+      // Lines that differ only in numbers (rank ids, sequence numbers, sizes) are one group.
+      const groupKey = line.text.replace(DIGITS, "#");
+      let group = groups.get(groupKey);
       if (group === undefined) {
         if (groups.size >= MAX_GROUPS_PER_FINGERPRINT) return;
         group = {
@@ -250,7 +253,7 @@
           ranks: new Set(),
           first: { time: line.time, line: line.number, rank: line.rank },
         };
-        groups.set(line.text, group);
+        groups.set(groupKey, group);
       }
       group.count += 1;
       group.last_line = line.number;
