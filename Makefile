@@ -23,7 +23,7 @@ $(STAMP): requirements.txt pyproject.toml
 site: $(STAMP)
 	$(BIN)/trainwreck build
 	$(BIN)/mkdocs build --strict --quiet
-	@echo "Site built in site/ — open site/index.html, or run 'make serve' for http://127.0.0.1:8000/trainwreck/"
+	@echo "Site built in site/ (publish that folder). Preview it with 'make serve' at http://127.0.0.1:8000/trainwreck/"
 
 serve: $(STAMP)
 	$(BIN)/trainwreck build
