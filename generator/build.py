@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
@@ -76,7 +76,7 @@ def build(settings: Settings, *, write: bool = True, memo: Memo | None = None) -
     # 1. Entries → catalog. Raises with every problem before anything is rendered.
     catalog = load_catalog(settings, memo)
     # 2. Catalog → pages, in memory.
-    site = site_info(settings)
+    site = replace(site_info(settings), last_updated=last_updated(settings.root))
     pages = render_pages(catalog, make_environment(settings.templates_dir), site, memo.pages if memo else None)
     pages.append(Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries)) + "\n"))
     # 3. Hand-written pages from docs/ join the generated ones.
@@ -97,7 +97,6 @@ def site_info(settings: Settings) -> SiteInfo:
         repo_url=repo_url,
         edit_base=f"{repo_url}/edit/main/",
         site_url=str(config.get("site_url", "")),
-        last_updated=last_updated(settings.root),
         new_issue_url=f"{repo_url}/issues/new?template=new-failure.yml",
     )
 

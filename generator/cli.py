@@ -21,7 +21,7 @@ from generator.errors import ProblemsFound
 from generator.fingerprints import canonical_json, compile_fingerprints
 from generator.formatting import FormattingError, format_entry
 from generator.jsonschema import schema_text
-from generator.pages import entry_record
+from generator.pages import entries_index, to_json
 from generator.scaffold import ScaffoldError, write_scaffold
 from generator.settings import Settings, find_root, settings_for
 from generator.sources import find_sources
@@ -145,11 +145,11 @@ def _diagnose(settings: Settings, args) -> int:
 def _explain(settings: Settings, args) -> int:
     catalog = load_catalog(settings)
     entry = catalog.find(args.id)
+    site = site_info(settings)
     if entry is None:
-        site = site_info(settings)
         print(f"trainwreck: no entry {args.id!r}. Report it: {site.new_issue_url}", file=sys.stderr)
         return 1
-    sys.stdout.write(report.entry_text(entry, catalog, site_info(settings).site_url))
+    sys.stdout.write(report.entry_text(entry, catalog, site.site_url))
     return 0
 
 
@@ -160,8 +160,7 @@ def _export(settings: Settings, args) -> int:
     elif args.what == "schema":
         sys.stdout.write(schema_text(catalog.vocabulary))
     else:
-        records = [entry_record(entry) for entry in catalog.entries]
-        sys.stdout.write(json.dumps({"count": len(records), "entries": records}, indent=1, sort_keys=True) + "\n")
+        sys.stdout.write(to_json(entries_index(catalog)))
     return 0
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from jinja2 import FileSystemLoader, StrictUndefined
@@ -42,13 +42,14 @@ class Page:
 
 @dataclass(frozen=True)
 class SiteInfo:
-    """What pages need to know about the site and repository (from mkdocs.yml and git)."""
+    """What pages need to know about the site and repository (from mkdocs.yml, and from git
+    history for last-updated dates, which only the page build asks for)."""
 
     repo_url: str
     edit_base: str
     site_url: str
-    last_updated: dict[str, str]
     new_issue_url: str
+    last_updated: dict[str, str] = field(default_factory=dict)
 
 
 def make_environment(templates_dir: Path) -> SandboxedEnvironment:
@@ -200,8 +201,8 @@ def listing_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -
 
 def export_pages(catalog: Catalog, memo: dict | None = None) -> list[Page]:
     """Machine-readable copies under api/: all entries, one file per entry, and a CSV."""
-    records = [entry_record(entry) for entry in catalog.entries]
-    pages = [Page("api/entries.json", to_json({"count": len(records), "entries": records}))]
+    index = entries_index(catalog)
+    pages = [Page("api/entries.json", to_json(index))]
     for entry in catalog.entries:
         key = ("export", entry.model_dump_json())
         if memo is not None and key in memo:
@@ -213,9 +214,15 @@ def export_pages(catalog: Catalog, memo: dict | None = None) -> list[Page]:
         if memo is not None:
             memo[key] = page
         pages.append(page)
-    pages.append(Page("api/entries.csv", _csv(records)))
+    pages.append(Page("api/entries.csv", _csv(index["entries"])))
     pages.append(Page("api/entry.schema.json", schema_text(catalog.vocabulary)))
     return pages
+
+
+def entries_index(catalog: Catalog) -> dict:
+    """The content of api/entries.json (also `trainwreck export entries`)."""
+    records = [entry_record(entry) for entry in catalog.entries]
+    return {"count": len(records), "entries": records}
 
 
 def entry_record(entry: Entry) -> dict:
