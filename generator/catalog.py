@@ -22,13 +22,10 @@ class Catalog:
     """Every entry, queryable. Built once by `build_catalog`, never mutated afterwards."""
 
     loaded: tuple[LoadedEntry, ...]
+    entries: tuple[Entry, ...]  # the entries of `loaded`, in the same (id) order
     vocabulary: Vocabulary
     _by_id: dict[str, LoadedEntry]
     _backlinks: dict[str, tuple[Backlink, ...]]
-
-    @property
-    def entries(self) -> list[Entry]:
-        return [item.entry for item in self.loaded]
 
     def get(self, entry_id: str) -> Entry:
         return self._by_id[entry_id].entry
@@ -93,7 +90,7 @@ def build_catalog(loaded: list[LoadedEntry], vocabulary: Vocabulary) -> tuple[Ca
             backlinks[link.id].append(Backlink(item.entry, link.why))
     ordered = tuple(sorted(by_id.values(), key=lambda item: item.entry.id))
     frozen = {key: tuple(sorted(value, key=lambda link: link.entry.id)) for key, value in backlinks.items()}
-    return Catalog(ordered, vocabulary, by_id, frozen), []
+    return Catalog(ordered, tuple(item.entry for item in ordered), vocabulary, by_id, frozen), []
 
 
 def _dangling_links(item: LoadedEntry, by_id: dict[str, LoadedEntry]) -> list[Problem]:

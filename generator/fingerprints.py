@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -23,7 +24,7 @@ ERROR_HINTS_FILE = Path(__file__).with_name("error_hints.json")
 LOG_PREFIXES_FILE = Path(__file__).with_name("log_prefixes.json")
 
 
-def compile_fingerprints(entries: list[Entry]) -> dict:
+def compile_fingerprints(entries: Sequence[Entry]) -> dict:
     """The fingerprint set as plain data, entries sorted by id, with a hash of its content."""
     body = {
         "schema_version": SCHEMA_VERSION,
