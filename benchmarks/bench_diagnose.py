@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-import resource
+import re
 import shutil
 import subprocess
 import sys
@@ -146,17 +146,19 @@ def run() -> dict:
 
 def stdin_peak_rss_mb(path: Path) -> float:
     """Peak resident memory of `trainwreck diagnose -` reading `path` from standard input."""
-    code = (
-        "import resource, sys; from generator.cli import main; code = main(['diagnose', '-', '--json']); "
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(0)"
-    )
+    peak_rss = ROOT / "benchmarks" / "peak_rss.py"
     with path.open("rb") as stream:
         out = subprocess.run(
-            [sys.executable, "-c", code], stdin=stream, capture_output=True, text=True, cwd=ROOT, check=True
+            [sys.executable, str(peak_rss), "generator", "diagnose", "-", "--json"],
+            stdin=stream,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
         )
-    return round(int(out.stderr.strip().splitlines()[-1]) / 1024, 1)
+    kilobytes = re.search(r"PEAK_RSS_KB (\d+)", out.stderr).group(1)
+    return round(int(kilobytes) / 1024, 1)
 
 
 if __name__ == "__main__":
     print(json.dumps(run(), indent=1))
-    _ = resource

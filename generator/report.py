@@ -99,9 +99,9 @@ def entry_text(entry: Entry, catalog: Catalog, site_url: str) -> str:
     out += [" · ".join(meta), f"{site_url}entries/{entry.id}/", ""]
     out += _wrap(entry.summary)
     out += _section("Root cause", _wrap(entry.root_cause))
-    out += _section("Fix", _wrap(entry.fix.summary) + _numbered([s.step for s in entry.fix.steps], entry.fix.steps))
+    out += _section("Fix", _wrap(entry.fix.summary) + _numbered(entry.fix.steps))
     out += _section("Symptoms", [f"- {s.text}" for s in entry.symptoms])
-    out += _section("How to confirm", _numbered([c.step for c in entry.confirm], entry.confirm))
+    out += _section("How to confirm", _numbered(entry.confirm))
     refs = [f"- {ref.title}\n  {ref.url}" for ref in entry.references]
     out += _section("References", refs)
     if entry.related:
@@ -118,10 +118,11 @@ def _wrap(text: str, indent: str = "") -> list[str]:
     return textwrap.wrap(" ".join(text.split()), WIDTH, initial_indent=indent, subsequent_indent=indent) or [""]
 
 
-def _numbered(texts: list[str], items: list) -> list[str]:
+def _numbered(items: list) -> list[str]:
+    """Fix steps or confirm checks: each has a `step` and an optional `command`."""
     lines = []
-    for number, (text, item) in enumerate(zip(texts, items, strict=True), 1):
-        lines += _wrap(f"{number}. {text}")
-        if getattr(item, "command", None):
+    for number, item in enumerate(items, 1):
+        lines += _wrap(f"{number}. {item.step}")
+        if item.command:
             lines += ["     $ " + line for line in item.command.strip().splitlines()]
     return lines
