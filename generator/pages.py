@@ -83,7 +83,8 @@ def render_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo, me
     """
     pages: list[Page] = entry_pages(catalog, env, site, memo)
     # Listings show only these fields of each entry: when none changed, neither did they.
-    listing_key = ("listings", json.dumps([entry_record(entry) for entry in catalog.entries], sort_keys=True))
+    index = entries_index(catalog)
+    listing_key = ("listings", json.dumps(index, sort_keys=True))
     if memo is not None and listing_key in memo:
         pages.extend(memo[listing_key])
     else:
@@ -91,7 +92,7 @@ def render_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo, me
         if memo is not None:
             memo[listing_key] = listings
         pages.extend(listings)
-    pages.extend(export_pages(catalog, memo))
+    pages.extend(export_pages(catalog, index, memo))
     return sorted(pages, key=lambda page: page.path)
 
 
@@ -199,9 +200,8 @@ def listing_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo) -
     ]
 
 
-def export_pages(catalog: Catalog, memo: dict | None = None) -> list[Page]:
-    """Machine-readable copies under api/: all entries, one file per entry, and a CSV."""
-    index = entries_index(catalog)
+def export_pages(catalog: Catalog, index: dict, memo: dict | None = None) -> list[Page]:
+    """Machine-readable copies under api/: all entries (`index`), one file per entry, and a CSV."""
     pages = [Page("api/entries.json", to_json(index))]
     for entry in catalog.entries:
         key = ("export", entry.model_dump_json())

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.build import load_catalog
+from generator.errors import ProblemsFound
 from generator.settings import Settings, settings_for
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,6 +41,13 @@ def write_entry(settings: Settings, category: str, entry_id: str, text: str) -> 
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def problems_of(settings: Settings) -> list[str]:
+    """Every problem load_catalog reports, as the one-line messages users see."""
+    with pytest.raises(ProblemsFound) as caught:
+        load_catalog(settings)
+    return [str(problem) for problem in caught.value.problems]
 
 
 def fixture_text(category: str, entry_id: str) -> str:

@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from conftest import fixture_text, write_entry
+from conftest import fixture_text, problems_of, write_entry
 
 from generator.build import load_catalog
-from generator.errors import ProblemsFound
 
 OOM = "entries/memory/cuda-oom.yaml"
-
-
-def problems_of(settings) -> list[str]:
-    with pytest.raises(ProblemsFound) as caught:
-        load_catalog(settings)
-    return [str(problem) for problem in caught.value.problems]
 
 
 def replace_in(settings, category, entry_id, old, new):
