@@ -13,7 +13,8 @@ from generator.entries import load_entries
 from generator.errors import Problem, ProblemsFound
 from generator.fingerprints import canonical_json, compile_fingerprints, example_problems
 from generator.history import last_updated
-from generator.pages import Page, SiteInfo, make_environment, render_pages
+from generator.pages import Page, SiteInfo, make_environment, render_pages, to_json
+from generator.search import SEARCH_DOCS, search_documents
 from generator.settings import Settings
 from generator.sources import find_sources
 from generator.vocabulary import load_vocabulary
@@ -79,6 +80,7 @@ def build(settings: Settings, *, write: bool = True, memo: Memo | None = None) -
     site = replace(site_info(settings), last_updated=last_updated(settings.root))
     pages = render_pages(catalog, make_environment(settings.templates_dir), site, memo.pages if memo else None)
     pages.append(Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries)) + "\n"))
+    pages.append(Page(SEARCH_DOCS, to_json(search_documents(catalog))))
     # 3. Hand-written pages from docs/ join the generated ones.
     pages += static_pages(settings.docs_dir, {page.path for page in pages})
     if not write:

@@ -135,6 +135,8 @@ def entry_pages(catalog: Catalog, env: SandboxedEnvironment, site: SiteInfo, mem
             "source_path": source.shown,
             "last_updated": last_updated,
             "meta": {
+                # Entries reach search through search/entries.json (generator/search.py).
+                "search": {"exclude": True},
                 "title": entry.title,
                 "description": " ".join(entry.summary.split())[:300],
                 "jsonld": faq_jsonld(faq),

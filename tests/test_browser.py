@@ -130,9 +130,11 @@ def test_works_offline_once_loaded(page, site_url):
         ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.", "cuda-oom"),
         ("RuntimeError: CUDA error: an illegal memory access was encountered", "cuda-illegal-memory-access"),
         ("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE)", "nccl-watchdog-timeout"),
-        # A colon right after the only distinctive word makes Lunr read it as a field name.
+        # Query syntax of the theme's former engine (Lunr): a colon made the word before it a
+        # field name, and a leading "-" excluded the word. Both are plain words here.
         ("torch.OutOfMemoryError:", "cuda-oom"),
-        ("--grad-accum", "cuda-oom"),
+        ("-caching -allocator", "cuda-oom"),
+        ("gradient accumulation", "cuda-oom"),
     ],
 )
 def test_exact_error_string_in_search_finds_the_entry(page, site_url, query, entry):

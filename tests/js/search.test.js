@@ -1,0 +1,94 @@
+// The site's search worker (site_overrides/assets/search/worker.js), run in Node.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const path = require("node:path");
+const fs = require("node:fs");
+
+const search = require(path.join(__dirname, "../../site_overrides/assets/search/worker.js"));
+const SEPARATOR = "[\\s\\-,:;!=\\[\\]()\"`/_'<>|]+|\\.(?!\\d)|&[lg]t;";
+
+const docs = [
+  { location: "", title: "Trainwreck", text: "<p>An encyclopedia of training failures.</p>" },
+  { location: "#how-to-use", title: "How to use", text: "<p>Paste the error into the search box.</p>" },
+  {
+    location: "entries/cuda-oom/",
+    title: "CUDA out of memory during training",
+    text: "The caching allocator cannot find a free block. <code>torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.</code>",
+  },
+  {
+    location: "entries/nccl-timeout/",
+    title: "NCCL watchdog timeout",
+    text: "<code>Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE)</code> after a rank ran out of memory &amp; died.",
+  },
+];
+
+function first(index, query) {
+  const { items } = search.search(index, query);
+  return items.length ? items[0][0].location : null;
+}
+
+test("a pasted error string finds its entry first", () => {
+  const index = search.buildIndex(docs, SEPARATOR);
+  assert.equal(first(index, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."), "entries/cuda-oom/");
+  assert.equal(first(index, "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1"), "entries/nccl-timeout/");
+});
+
+test("query syntax characters are plain separators", () => {
+  const index = search.buildIndex(docs, SEPARATOR);
+  assert.equal(first(index, "OutOfMemoryError:"), "entries/cuda-oom/");
+  assert.equal(first(index, "-caching -allocator"), "entries/cuda-oom/");
+  assert.equal(first(index, "OpType=ALLREDUCE)"), "entries/nccl-timeout/");
+});
+
+test("the word being typed matches as a prefix; finished words match whole", () => {
+  const index = search.buildIndex(docs, SEPARATOR);
+  assert.equal(first(index, "watchd"), "entries/nccl-timeout/");
+  assert.deepEqual(search.search(index, "watchd ").items, []);
+});
+
+test("a title match outranks a text match", () => {
+  const index = search.buildIndex(docs, SEPARATOR);
+  const { items } = search.search(index, "memory");
+  assert.deepEqual(
+    items.map((group) => group[0].location),
+    ["entries/cuda-oom/", "entries/nccl-timeout/"],
+  );
+});
+
+test("results say which words are missing, in the theme's shape", () => {
+  const index = search.buildIndex(docs, SEPARATOR);
+  const [group] = search.search(index, "allocator zebra ").items;
+  assert.equal(group[0].location, "entries/cuda-oom/");
+  assert.deepEqual(group[0].terms, { allocator: true, zebra: false });
+  assert.ok(group[0].score > 0);
+  assert.match(group[0].text, /<mark>allocator<\/mark>/);
+});
+
+test("a matching section is grouped under its page, page first", () => {
+  const index = search.buildIndex(docs, SEPARATOR);
+  const [group] = search.search(index, "paste").items;
+  assert.deepEqual(group.map((item) => item.location), ["", "#how-to-use"]);
+  assert.equal(group[0].score, 0);
+});
+
+test("highlighting marks whole words, never tags, entities or parts of words", () => {
+  const splitter = new RegExp(SEPARATOR, "u");
+  const marked = new Set(["lt", "amp", "code", "nccl"]);
+  assert.equal(
+    search.highlight("<code>lt amp</code> &amp; &lt; NCCL WorkNCCL", marked, splitter),
+    "<code><mark>lt</mark> <mark>amp</mark></code> &amp; &lt; <mark>NCCL</mark> WorkNCCL",
+  );
+});
+
+test("an empty or separator-only query has no results", () => {
+  const index = search.buildIndex(docs, SEPARATOR);
+  assert.deepEqual(search.search(index, "").items, []);
+  assert.deepEqual(search.search(index, " : - ").items, []);
+});
+
+test("the separator is the one mkdocs.yml gives the theme", () => {
+  const config = fs.readFileSync(path.join(__dirname, "../../mkdocs.yml"), "utf8");
+  const quoted = config.match(/separator: '(.*)'/)[1].replace(/''/g, "'");
+  assert.equal(quoted, SEPARATOR);
+});
