@@ -30,10 +30,18 @@ def _process_memo() -> Memo:
     return holder.memo
 
 
+def on_startup(command: str, dirty: bool) -> None:
+    # Only `mkdocs serve` rebuilds again and again; a one-off build skips the generator
+    # entirely when its output is fresh, instead of filling a memo it would never use.
+    if command == "serve":
+        _process_memo()
+
+
 def on_pre_build(config) -> None:
     settings = settings_for(Path(config.config_file_path).parent)
+    holder = sys.modules.get(MEMO_HOLDER)
     try:
-        report = build(settings, memo=_process_memo())
+        report = build(settings, memo=holder.memo if holder else None)
     except ProblemsFound as found:
         for problem in found.problems:
             log.error(str(problem))

@@ -7,6 +7,7 @@ except reading templates; the writer decides what reaches it.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ INDEX_KINDS = {
     "severities": ("severity", "with_severity", "Severity"),
 }
 NEWEST_ON_HOME = 10
+PRINTED_UNESCAPED = ("title", "description")  # front matter keys the theme puts into HTML as is
 
 
 @dataclass(frozen=True)
@@ -278,7 +280,16 @@ def faq_jsonld(faq: list) -> dict:
 
 
 def front_matter(meta: dict) -> str:
-    """Front matter as JSON (valid YAML, and far faster to write than YAML): no value can break it."""
+    """Front matter as JSON (valid YAML, and far faster to write than YAML): no value can break it.
+
+    The theme prints the title and description into the page head and header as they are, so
+    they are HTML-escaped here: a quote in a summary would end the description attribute, and
+    an entry titled `</title><script>` would run in every reader's browser.
+    """
+    meta = {
+        key: html.escape(value) if key in PRINTED_UNESCAPED and isinstance(value, str) else value
+        for key, value in meta.items()
+    }
     return "---\n" + json.dumps(meta, ensure_ascii=False, sort_keys=True) + "\n---\n"
 
 

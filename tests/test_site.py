@@ -172,3 +172,37 @@ def test_search_box_talks_to_the_trainwreck_worker(site):
     config = re.search(r'<script id="__config" type="application/json">(.*?)</script>', home, re.S).group(1)
     assert json.loads(config)["search"] == "assets/search/worker.js"
     assert (site / "assets/search/worker.js").is_file()
+
+
+def test_entry_images_never_load(repo):
+    """An entry is a stranger's text: Markdown image syntax must not make readers fetch a URL."""
+    text = fixture_text("memory", "cuda-oom").replace(
+        "raises an out-of-memory error.", "raises an out-of-memory error. ![pixel](https://tracker.example/p.png)"
+    )
+    write_entry(repo, "memory", "cuda-oom", text)
+    build(repo)
+    result = mkdocs_build(repo)
+    assert result.returncode == 0, result.stderr
+    page = (repo.site_dir / "entries/cuda-oom/index.html").read_text(encoding="utf-8")
+    assert "<img" not in page.split('<article class="md-content__inner')[1]
+    assert "tracker.example" in page  # kept as a plain link, not dropped silently
+
+
+def test_title_and_summary_cannot_break_out_of_the_page_head(repo):
+    """The theme prints the front matter title and description without escaping them."""
+    text = fixture_text("memory", "cuda-oom")
+    text = text.replace(
+        "title: CUDA out of memory during training", 'title: "</title><script>alert(1)</script> <b>x</b>"'
+    )
+    text = text.replace("raises an out-of-memory error.", 'raises an "out-of-memory" error."><script>alert(2)</script>')
+    write_entry(repo, "memory", "cuda-oom", text)
+    build(repo)
+    result = mkdocs_build(repo)
+    assert result.returncode == 0, result.stderr
+    page = (repo.site_dir / "entries/cuda-oom/index.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in page and "<b>x</b>" not in page
+    assert "<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; &lt;b&gt;x&lt;/b&gt; - " in page
+    assert (
+        'content="The caching allocator cannot find a free block for a new tensor and raises an &quot;out-of-memory&quot; error.&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;"'
+        in page
+    )
