@@ -9,15 +9,15 @@ C safe loader and checks the event stream before anything is constructed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from contextlib import contextmanager
 
 import yaml
 
 MAX_BYTES = 1_000_000
-# `&anchor`, `*alias` and `!tag` can only start after a space, a line start or a flow indicator;
-# text without any such spot cannot hold one, and skips the (slower) event scan.
-MAY_HAVE_ANCHOR_OR_TAG = re.compile(r"(?:^|[\s\[{,])[&*!]", re.MULTILINE)
+NODE_PROPERTY = re.compile(r"[&*!]")
+LINE_START_BEFORE_NODE = re.compile(r"[ \t]*(?:---[ \t]+)?(?:-[ \t]+)*")
 MAX_DEPTH = 20
+STR_TAG = "tag:yaml.org,2002:str"
 Loc = tuple[str | int, ...]
 
 
@@ -29,16 +29,26 @@ class DocumentError(Exception):
         self.line, self.col, self.message, self.field = line, col, message, field
 
 
-@dataclass(frozen=True)
 class Document:
-    data: object
-    positions: dict[Loc, tuple[int, int]]
+    """Parsed data plus the text it came from. Positions are worked out only when asked for:
+    they are needed only to report a problem, and keeping them for 10,000 valid entries would
+    cost more time and memory than parsing."""
+
+    def __init__(self, data: object, text: str):
+        self.data, self.text = data, text
+        self._positions: dict[Loc, tuple[int, int]] | None = None
 
     def position(self, loc: Loc) -> tuple[int, int]:
         """Line and column of the node at `loc`, or of its nearest ancestor that exists."""
-        while loc not in self.positions and loc:
+        if self._positions is None:
+            self._positions = _positions_of(self.text)
+        while loc not in self._positions and loc:
             loc = loc[:-1]
-        return self.positions.get(loc, (1, 1))
+        return self._positions.get(loc, (1, 1))
+
+    def __getstate__(self) -> dict:
+        # Sent between processes without the data (already validated) or positions.
+        return {"data": None, "text": self.text, "_positions": None}
 
 
 def read_document(raw: bytes) -> Document:
@@ -55,26 +65,41 @@ def read_document(raw: bytes) -> Document:
         raise DocumentError(line, col, "file is not valid UTF-8") from None
     if not text.strip():
         raise DocumentError(1, 1, "file is empty")
-    if MAY_HAVE_ANCHOR_OR_TAG.search(text):
+    if _may_have_anchor_or_tag(text):
         _check_events(text)
+    with _parsed(text) as loader:
+        data = _value(loader.get_single_node(), (), loader, 0)
+    if not isinstance(data, dict):
+        raise DocumentError(1, 1, f"the document must be a mapping of fields, not a {_kind(data)}")
+    return Document(data, text)
+
+
+@contextmanager
+def _parsed(text: str):
+    """A C safe loader over `text`; YAML errors come out as located DocumentErrors."""
+    loader = yaml.CSafeLoader(text)
     try:
-        loader = yaml.CSafeLoader(text)
-        try:
-            node = loader.get_single_node()
-            positions: dict[Loc, tuple[int, int]] = {}
-            _walk(node, (), positions, 0)
-            data = loader.construct_document(node)
-        finally:
-            loader.dispose()
+        yield loader
     except yaml.MarkedYAMLError as error:
         raise _located(error, text) from None
     except yaml.reader.ReaderError as error:
         raise _unreadable(error, text) from None
     except yaml.YAMLError as error:
         raise DocumentError(1, 1, f"YAML error: {error}") from None
-    if not isinstance(data, dict):
-        raise DocumentError(1, 1, f"the document must be a mapping of fields, not a {_kind(data)}")
-    return Document(data, positions)
+    finally:
+        loader.dispose()
+
+
+def _may_have_anchor_or_tag(text: str) -> bool:
+    """Could `text` hold an `&anchor`, `*alias` or `!tag`? Those start only where a node can:
+    after the indentation, "--- " or "- " at the start of a line, after ":" or "?", or after a
+    flow "[", "{" or ",". Text without any such spot skips the (slower) event scan."""
+    for found in NODE_PROPERTY.finditer(text):
+        line_start = text.rfind("\n", 0, found.start()) + 1
+        before = text[line_start : found.start()]
+        if LINE_START_BEFORE_NODE.fullmatch(before) or before.rstrip(" \t").endswith((":", "?", "[", "{", ",")):
+            return True
+    return False
 
 
 def _check_events(text: str) -> None:
@@ -97,28 +122,56 @@ def _check_events(text: str) -> None:
         raise _unreadable(error, text) from None
 
 
-def _walk(node: yaml.Node, loc: Loc, positions: dict[Loc, tuple[int, int]], depth: int) -> None:
-    """Record where every value starts; refuse duplicate keys, non-string keys and deep nesting."""
-    positions[loc] = (node.start_mark.line + 1, node.start_mark.column + 1)
+def _value(node: yaml.Node, loc: Loc, loader: yaml.CSafeLoader, depth: int) -> object:
+    """Plain data from the node tree; refuses duplicate keys, non-string keys and deep nesting."""
     if depth > MAX_DEPTH:
-        raise DocumentError(*positions[loc], f"nesting deeper than {MAX_DEPTH} levels")
+        raise DocumentError(*_start(node), f"nesting deeper than {MAX_DEPTH} levels")
     if isinstance(node, yaml.MappingNode):
-        seen: dict[str, int] = {}
+        data: dict[str, object] = {}
         for key_node, value_node in node.value:
-            line, col = key_node.start_mark.line + 1, key_node.start_mark.column + 1
-            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
-                raise DocumentError(line, col, "keys must be plain strings", _dotted(loc))
-            key = key_node.value
-            if key in seen:
+            key = _key(key_node, loc)
+            if key in data:
+                first = next(k for k, _ in node.value if k.value == key)
                 raise DocumentError(
-                    line, col, f"duplicate key {key!r} (first on line {seen[key]})", _dotted((*loc, key))
+                    *_start(key_node),
+                    f"duplicate key {key!r} (first on line {_start(first)[0]})",
+                    _dotted((*loc, key)),
                 )
-            seen[key] = line
-            positions[(*loc, key, "__key__")] = (line, col)
-            _walk(value_node, (*loc, key), positions, depth + 1)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            _walk(item, (*loc, index), positions, depth + 1)
+            data[key] = _value(value_node, (*loc, key), loader, depth + 1)
+        return data
+    if isinstance(node, yaml.SequenceNode):
+        return [_value(item, (*loc, index), loader, depth + 1) for index, item in enumerate(node.value)]
+    # Plain and quoted strings are most of an entry; other scalars go through the constructor.
+    return node.value if node.tag == STR_TAG else loader.construct_object(node)
+
+
+def _key(node: yaml.Node, loc: Loc) -> str:
+    if not isinstance(node, yaml.ScalarNode) or node.tag != STR_TAG:
+        raise DocumentError(*_start(node), "keys must be plain strings", _dotted(loc))
+    return node.value
+
+
+def _positions_of(text: str) -> dict[Loc, tuple[int, int]]:
+    """Where every value (and, under "__key__", every key) starts, for text read_document accepted."""
+    positions: dict[Loc, tuple[int, int]] = {}
+
+    def visit(node: yaml.Node, loc: Loc) -> None:
+        positions[loc] = _start(node)
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                positions[(*loc, key_node.value, "__key__")] = _start(key_node)
+                visit(value_node, (*loc, key_node.value))
+        elif isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                visit(item, (*loc, index))
+
+    with _parsed(text) as loader:
+        visit(loader.get_single_node(), ())
+    return positions
+
+
+def _start(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
 
 
 def _located(error: yaml.MarkedYAMLError, text: str) -> DocumentError:

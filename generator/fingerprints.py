@@ -17,6 +17,7 @@ from generator.catalog import Catalog
 from generator.diagnose import diagnose_text
 from generator.entries import LoadedEntry
 from generator.errors import Problem
+from generator.parallel import map_in_parts
 from generator.schema import Entry, Fingerprint
 
 SCHEMA_VERSION = 1
@@ -81,22 +82,25 @@ def _fingerprint(index: int, fp: Fingerprint) -> dict:
     }
 
 
-def example_problems(catalog: Catalog, memo: dict | None = None) -> list[Problem]:
+def example_problems(catalog: Catalog, memo: dict | None = None, workers: int = 1) -> list[Problem]:
     """Each entry's own examples must agree with its own fingerprints: `match` matches, `no_match` does not.
 
-    With a memo, an entry whose content was already checked is not checked again.
+    With a memo, an entry whose content was already checked is not checked again; without one,
+    the entries are checked on `workers` cores.
     """
+    if memo is None:
+        return map_in_parts(_part_example_problems, catalog.loaded, len(catalog.loaded), workers)
     problems = []
     for item in catalog.loaded:
-        entry = item.entry
-        if memo is not None:
-            key = (item.source.shown, entry.model_dump_json())
-            if key not in memo:
-                memo[key] = _entry_example_problems(item)
-            problems += memo[key]
-        else:
-            problems += _entry_example_problems(item)
+        key = (item.source.shown, item.entry.model_dump_json())
+        if key not in memo:
+            memo[key] = _entry_example_problems(item)
+        problems += memo[key]
     return problems
+
+
+def _part_example_problems(loaded: Sequence[LoadedEntry], start: int, stop: int) -> list[Problem]:
+    return [problem for item in loaded[start:stop] for problem in _entry_example_problems(item)]
 
 
 def _entry_example_problems(item: LoadedEntry) -> list[Problem]:

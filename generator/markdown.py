@@ -16,6 +16,7 @@ CODE_SPAN = re.compile(r"(`+)(?:.+?)(?<!`)\1(?!`)", re.DOTALL)
 LINK_TARGET = re.compile(r"\]\(\s*<?\s*([A-Za-z][A-Za-z0-9+.-]*):")
 REFERENCE_DEFINITION = re.compile(r"^( {0,3})\[([^\]]*)\]:", re.MULTILINE)
 BLOCK_OPENERS = re.compile(r"^( {0,3})(#|={3}|!{3}|\?{3}|-{3,}[ \t]*$|\*{3}|\+{3})", re.MULTILINE)
+NUMBERED_ITEM = re.compile(r"\s*\d+[.)]\s")
 SAFE_SCHEMES = {"http", "https"}
 
 
@@ -84,6 +85,8 @@ def _split_fences(text: str) -> list[tuple[bool, str]]:
 
 
 def _escape_prose(text: str, block: bool) -> str:
+    if "`" not in text:
+        return _escape_plain(text, block)
     pieces = []
     position = 0
     for span in CODE_SPAN.finditer(text):
@@ -96,11 +99,13 @@ def _escape_prose(text: str, block: bool) -> str:
 
 def _escape_plain(text: str, block: bool) -> str:
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace("{", "&#123;").replace("`", "&#96;")
-    text = LINK_TARGET.sub(_neutralise_link, text)
-    text = REFERENCE_DEFINITION.sub(r"\1\\[\2]:", text)
+    if "](" in text:
+        text = LINK_TARGET.sub(_neutralise_link, text)
+    if "]:" in text:
+        text = REFERENCE_DEFINITION.sub(r"\1\\[\2]:", text)
     if block:
         text = BLOCK_OPENERS.sub(lambda match: match.group(1) + "\\" + match.group(2), text)
-    elif text.lstrip().startswith(("#", "=", "!!!", "???", "-", "+", "*", ">")) or re.match(r"\s*\d+[.)]\s", text):
+    elif text.lstrip().startswith(("#", "=", "!!!", "???", "-", "+", "*", ">")) or NUMBERED_ITEM.match(text):
         text = "\\" + text.lstrip()
     return text
 

@@ -72,3 +72,28 @@ def test_deep_nesting_is_refused():
     raw = b"a: " + b"[" * 50 + b"]" * 50 + b"\n"
     error = error_of(raw)
     assert "nesting deeper than 20 levels" in error.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x 1\nb: *x\n",
+        "a: !!python/object:os.system x\n",
+        "--- !!map\na: 1\n",
+        "- &a x\n- *a\n",
+        "a:\n  - - *a\n",
+        "a: {b: *x}\n",
+        "a: [1,*x]\n",
+        "? &k a\n: b\n",
+        "a:\t&x 1\n",
+        "&top\na: 1\n",
+        "a: !tag x\n",
+        "a:\n  &x b: 1\n",
+        "--- &a\nb: 1\n",
+        "a: {? &k x : y}\n",
+    ],
+)
+def test_every_place_an_anchor_alias_or_tag_can_start_is_scanned(text):
+    # The quick text check decides whether the event scan runs; a miss would let one through.
+    with pytest.raises(DocumentError, match="not allowed"):
+        read_document(text.encode())

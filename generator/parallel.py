@@ -1,0 +1,49 @@
+"""Per-entry work spread over the CPU cores, in order, with the same result as one process.
+
+Workers are forked after the catalog is built, so they share it without copying or pickling
+it (pickling a validated entry costs about as much as parsing it). Only the results travel
+back: page text and problems. Under `mkdocs serve` (threads running, and a memo that makes
+rebuilds cheap anyway) the build runs in one process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+Shared = TypeVar("Shared")
+Result = TypeVar("Result")
+# Below this many items, starting processes costs more than it saves.
+MIN_ITEMS_PER_WORKER = 500
+
+_job: tuple[Callable, object] | None = None
+
+
+def worker_count() -> int:
+    """The cores this process may use (fewer than the machine's under a CPU affinity mask)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def map_in_parts(
+    function: Callable[[Shared, int, int], list[Result]], shared: Shared, count: int, workers: int
+) -> list[Result]:
+    """`function(shared, start, stop)` over consecutive parts of range(count), results joined in order."""
+    workers = min(workers, count // MIN_ITEMS_PER_WORKER)
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return function(shared, 0, count)
+    global _job
+    _job = (function, shared)
+    bounds = [(count * part // workers, count * (part + 1) // workers) for part in range(workers)]
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_run_part, bounds)
+    finally:
+        _job = None
+    return [result for part in parts for result in part]
+
+
+def _run_part(bounds: Sequence[int]) -> list:
+    function, shared = _job
+    return function(shared, *bounds)

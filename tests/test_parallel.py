@@ -1,0 +1,53 @@
+"""Work spread over forked workers gives exactly what one process gives, in the same order."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import fixture_text, write_entry
+
+from generator import parallel
+from generator.build import load_catalog, site_info
+from generator.catalog import build_catalog
+from generator.entries import load_entries
+from generator.fingerprints import example_problems
+from generator.pages import make_environment, render_pages
+from generator.sources import find_sources
+from generator.vocabulary import load_vocabulary
+
+
+@pytest.fixture
+def tiny_parts(monkeypatch):
+    # The fixture corpus has 4 entries; let each worker take one.
+    monkeypatch.setattr(parallel, "MIN_ITEMS_PER_WORKER", 1)
+
+
+def test_parts_come_back_in_order(tiny_parts):
+    squares = parallel.map_in_parts(lambda base, start, stop: [base + n * n for n in range(start, stop)], 100, 9, 3)
+    assert squares == [100 + n * n for n in range(9)]
+
+
+def test_pages_rendered_on_two_cores_equal_one_core(repo, tiny_parts):
+    catalog = load_catalog(repo)
+    env, site = make_environment(repo.templates_dir), site_info(repo)
+    one = render_pages(catalog, env, site, workers=1)
+    two = render_pages(catalog, env, site, workers=2)
+    assert [page.path for page in two] == [page.path for page in one]
+    assert two == one
+
+
+def test_example_problems_found_on_two_cores_equal_one_core(repo, tiny_parts):
+    text = fixture_text("memory", "cuda-oom").replace(
+        "    no_match:\n      - |\n",
+        "    no_match:\n      - |\n        CUDA out of memory. Tried to allocate 1 GiB.\n",
+        1,
+    )
+    write_entry(repo, "memory", "cuda-oom", text)
+    vocabulary = load_vocabulary(repo.vocab_dir, repo.root)
+    loaded, problems = load_entries(find_sources(repo.entries_dir, repo.root)[0], vocabulary)
+    catalog, more = build_catalog(loaded, vocabulary)
+    assert problems == more == []
+    one = example_problems(catalog, workers=1)
+    assert [str(problem) for problem in one] == [
+        "entries/memory/cuda-oom.yaml:71:9: diagnose.examples.no_match.0: the fingerprints match this near-miss"
+    ]
+    assert example_problems(catalog, workers=2) == one
