@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
+from jinja2 import Environment
 
 from generator import freshness
 from generator.catalog import Catalog, build_catalog
@@ -41,10 +42,12 @@ class Memo:
     examples: dict = field(default_factory=dict)
     pages: dict = field(default_factory=dict)
     written: dict = field(default_factory=dict)
+    environment: Environment | None = None  # compiled templates
 
     def keep_if(self, shared_inputs: str) -> Memo:
         if shared_inputs != self.shared_inputs:
             self.shared_inputs, self.entries, self.examples, self.pages = shared_inputs, {}, {}, {}
+            self.environment = None
         return self
 
 
@@ -94,9 +97,13 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
     catalog = load_catalog(settings, memo, workers)
     # 2. Catalog → pages, in memory.
     site = replace(site_info(settings), last_updated=last_updated(settings.root))
-    pages = render_pages(catalog, make_environment(settings.templates_dir), site, memo.pages if memo else None, workers)
+    if memo is None:
+        env = make_environment(settings.templates_dir)
+    else:
+        env = memo.environment = memo.environment or make_environment(settings.templates_dir)
+    pages = render_pages(catalog, env, site, memo.pages if memo else None, workers)
     pages.append(Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries)) + "\n"))
-    pages.append(Page(SEARCH_DOCS, to_json(search_documents(catalog))))
+    pages.append(Page(SEARCH_DOCS, to_json(search_documents(catalog, memo.pages if memo else None))))
     # 3. Hand-written pages from docs/ join the generated ones.
     pages += static_pages(settings.docs_dir, {page.path for page in pages})
     if not write:

@@ -92,7 +92,7 @@ def example_problems(catalog: Catalog, memo: dict | None = None, workers: int = 
         return map_in_parts(_part_example_problems, catalog.loaded, len(catalog.loaded), workers)
     problems = []
     for item in catalog.loaded:
-        key = (item.source.shown, item.entry.model_dump_json())
+        key = (item.source.shown, item.document.text)
         if key not in memo:
             memo[key] = _entry_example_problems(item)
         problems += memo[key]

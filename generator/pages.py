@@ -129,14 +129,15 @@ def entry_pages(
     vocabulary = catalog.vocabulary
     pages = []
     for entry in catalog.entries if entries is None else entries:
-        source = catalog.source_of(entry.id).source
+        loaded = catalog.source_of(entry.id)
+        source = loaded.source
         related = catalog.related(entry)
         backlinks = catalog.backlinks(entry)
         last_updated = site.last_updated.get(source.shown, entry.created.isoformat())
         key = None
         if memo is not None:
             key = (
-                entry.model_dump_json(),
+                loaded.document.text,  # the entry's YAML: the same text makes the same entry
                 source.shown,
                 tuple((other.id, other.title, why) for other, why in related),
                 tuple((link.entry.id, link.entry.title, link.why) for link in backlinks),
@@ -231,11 +232,11 @@ def export_pages(catalog: Catalog, index: dict, memo: dict | None = None) -> lis
     """Machine-readable copies under api/: all entries (`index`), one file per entry, and a CSV."""
     pages = [Page("api/entries.json", to_json(index))]
     for entry in catalog.entries:
-        key = ("export", entry.model_dump_json())
+        key = ("export", catalog.source_of(entry.id).document.text)
         if memo is not None and key in memo:
             pages.append(memo[key])
             continue
-        full = json.loads(key[1])
+        full = json.loads(entry.model_dump_json())
         full["url"] = entry_url(entry.id)
         page = Page(f"api/entries/{entry.id}.json", to_json(full))
         if memo is not None:

@@ -23,9 +23,20 @@ SUMMARY_CHARS = 300  # what a result shows; keeps the index near 1 KB per entry
 EMPHASIS = re.compile(r"(\*\*|__|\*)(?=\S)(.+?)(?<=\S)\1")
 
 
-def search_documents(catalog: Catalog) -> dict:
-    """Search documents of every entry, in the theme's format (title and text are HTML)."""
-    return {"docs": [search_document(entry, entry_url(entry.id)) for entry in catalog.entries]}
+def search_documents(catalog: Catalog, memo: dict | None = None) -> dict:
+    """Search documents of every entry, in the theme's format (title and text are HTML).
+
+    With a memo (kept by a long-lived process), the document of an unchanged entry is reused."""
+    docs = []
+    for entry in catalog.entries:
+        key = ("search", catalog.source_of(entry.id).document.text)
+        doc = memo.get(key) if memo is not None else None
+        if doc is None:
+            doc = search_document(entry, entry_url(entry.id))
+            if memo is not None:
+                memo[key] = doc
+        docs.append(doc)
+    return {"docs": docs}
 
 
 def search_document(entry: Entry, location: str) -> dict:

@@ -43,10 +43,13 @@ def write_output(pages: list[Page], out_dir: Path, known: dict | None = None) ->
         return WriteReport(written=0, unchanged=len(by_path), removed=0)
     _remove_leftovers(out_dir)
     staging = out_dir.with_name(f".{out_dir.name}.staging-{os.getpid()}")
+    folders: set[Path] = set()
     try:
         for path, page in by_path.items():
             target = staging / path
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(target.parent)
             if path in changed:
                 target.write_bytes(_bytes(page))
             else:
@@ -57,8 +60,9 @@ def write_output(pages: list[Page], out_dir: Path, known: dict | None = None) ->
     if known is not None:
         known.clear()
         for path, page in by_path.items():
-            info = (out_dir / path).stat()
-            known[path] = (hash(page.content), info.st_size, info.st_mtime_ns)
+            # A hard link keeps the size and mtime already listed in `existing`.
+            on_disk = _stat(out_dir / path) if path in changed else existing[path]
+            known[path] = (hash(page.content), *on_disk)
     return WriteReport(written=len(changed), unchanged=len(by_path) - len(changed), removed=len(stale))
 
 
@@ -73,17 +77,26 @@ def _bytes(page: Page) -> bytes:
     return page.content if isinstance(page.content, bytes) else page.content.encode("utf-8")
 
 
+def _stat(path: Path) -> tuple[int, int]:
+    info = path.stat()
+    return info.st_size, info.st_mtime_ns
+
+
 def _existing_files(out_dir: Path) -> dict[str, tuple[int, int]]:
     """Relative path → (size, mtime) of every file in out_dir."""
-    if not out_dir.is_dir():
-        return {}
-    files = {}
-    for folder, _, names in os.walk(out_dir):
-        for name in names:
-            full = Path(folder) / name
-            info = full.stat()
-            files[full.relative_to(out_dir).as_posix()] = (info.st_size, info.st_mtime_ns)
+    files: dict[str, tuple[int, int]] = {}
+    if out_dir.is_dir():
+        _list_files(str(out_dir), "", files)
     return files
+
+
+def _list_files(folder: str, prefix: str, files: dict[str, tuple[int, int]]) -> None:
+    for item in os.scandir(folder):
+        if item.is_dir(follow_symlinks=False):
+            _list_files(item.path, f"{prefix}{item.name}/", files)
+        else:
+            info = item.stat(follow_symlinks=False)
+            files[prefix + item.name] = (info.st_size, info.st_mtime_ns)
 
 
 def _same(out_dir: Path, path: str, page: Page, existing: dict, known: dict | None) -> bool:
