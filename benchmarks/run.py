@@ -80,7 +80,9 @@ def mkdocs_figures(repo: Path) -> dict:
     peak = int(re.search(r"PEAK_RSS_KB (\d+)", err).group(1)) / 1024
     site = repo / "site"
     size = sum(path.stat().st_size for path in site.rglob("*") if path.is_file())
-    index = (site / "search" / "search_index.json").read_bytes()
+    # What the browser fetches for search: the theme's index of the hand-written pages and
+    # one document per entry (search/entries.json).
+    index = (site / "search" / "search_index.json").read_bytes() + (site / "search" / "entries.json").read_bytes()
     pages = [path for path in (site / "entries").glob("*/index.html")]
     largest = max(path.stat().st_size for path in pages)
     return {

@@ -44,7 +44,21 @@ test("query syntax characters are plain separators", () => {
 test("the word being typed matches as a prefix; finished words match whole", () => {
   const index = search.buildIndex(docs, SEPARATOR);
   assert.equal(first(index, "watchd"), "entries/nccl-timeout/");
+  assert.match(search.search(index, "watchd").items[0][0].title, /<mark>watchdog<\/mark>/i);
   assert.deepEqual(search.search(index, "watchd ").items, []);
+});
+
+test("words match only whole words, as the separator splits them", () => {
+  const index = search.buildIndex(docs, SEPARATOR);
+  // "NCCL" is inside "WorkNCCL(" in the timeout entry's text: not a word of its own there.
+  const [group] = search.search(index, "worknccl ").items;
+  assert.equal(group[0].location, "entries/nccl-timeout/");
+  assert.deepEqual(search.search(index, "orknccl ").items, []);
+  // "2.00" is one word: a dot before a digit does not split.
+  assert.equal(first(index, "2.00 "), "entries/cuda-oom/");
+  assert.deepEqual(search.search(index, "00 ").items, []);
+  // Words are found in a document's text and title alike, whatever the case.
+  assert.equal(first(index, "OUTOFMEMORYERROR "), "entries/cuda-oom/");
 });
 
 test("a title match outranks a text match", () => {
@@ -76,7 +90,7 @@ test("highlighting marks whole words, never tags, entities or parts of words", (
   const splitter = new RegExp(SEPARATOR, "u");
   const marked = new Set(["lt", "amp", "code", "nccl"]);
   assert.equal(
-    search.highlight("<code>lt amp</code> &amp; &lt; NCCL WorkNCCL", marked, splitter),
+    search.highlight("<code>lt amp</code> &amp; &lt; NCCL WorkNCCL", (word) => marked.has(word), splitter),
     "<code><mark>lt</mark> <mark>amp</mark></code> &amp; &lt; <mark>NCCL</mark> WorkNCCL",
   );
 });

@@ -3,9 +3,12 @@
  * (SETUP → READY, QUERY → RESULT), so the theme's search box and result list work unchanged.
  *
  * Why not Lunr: it builds its index in the browser on every page load, which took 10 s at
- * 10,000 entries. This worker keeps a plain inverted index (term → documents) that builds in a
- * fraction of that, and reads the query as words only: pasted error text is full of characters
- * (":", "-", "*", "^") that Lunr's query syntax treats as operators.
+ * 10,000 entries. This worker builds no index at all: it keeps one lowercase string of all titles
+ * and one of all texts, and finds a query word with indexOf, checking that each hit starts (and,
+ * for a finished word, ends) at a word boundary as the theme's separator defines it. Setting up
+ * is one pass over the text; a search scans it once per new word (each word's hits are kept).
+ * The query is read as words only: pasted error text is full of characters (":", "-", "*",
+ * "^") that Lunr's query syntax treats as operators.
  *
  * Documents: the theme's index of the hand-written pages (sent with SETUP) plus one document
  * per entry from search/entries.json (written by generator/search.py).
@@ -18,36 +21,74 @@
 
   const MESSAGE = { SETUP: 0, READY: 1, QUERY: 2, RESULT: 3 };
   const MAX_QUERY_TERMS = 64;
-  const MAX_PREFIX_EXPANSIONS = 200;
   const MAX_RESULTS = 100;
+  const MAX_REMEMBERED_WORDS = 1000;
   const TITLE_WEIGHT = 3;
   const PREFIX_WEIGHT = 0.5;
-  const TAG = /<[^>]*>/g;
-  const ENTITY = /&(?:amp|quot|#39);/g;
+  const TAGS_AND_ENTITIES = /<[^>]*>|&(?:amp|quot|#39|lt|gt);/g;
 
-  function tokens(text, separator) {
-    const words = [];
-    for (const word of text.replace(TAG, " ").replace(ENTITY, " ").toLowerCase().split(separator)) {
-      if (word) words.push(word);
-    }
-    return words;
+  function tokens(text, splitter) {
+    return text.replace(TAGS_AND_ENTITIES, " ").toLowerCase().split(splitter).filter(Boolean);
   }
 
   function buildIndex(docs, separator) {
-    const splitter = new RegExp(separator, "u");
-    const postings = new Map(); // term → [doc, weight, doc, weight, ...]
-    docs.forEach((doc, number) => {
-      const weights = new Map();
-      for (const term of tokens(doc.text || "", splitter)) weights.set(term, 1);
-      for (const term of tokens(doc.title || "", splitter)) weights.set(term, TITLE_WEIGHT);
-      for (const [term, weight] of weights) {
-        let list = postings.get(term);
-        if (list === undefined) postings.set(term, (list = []));
-        list.push(number, weight);
-      }
+    return {
+      docs,
+      splitter: new RegExp(separator),
+      boundary: new RegExp(separator, "y"),
+      titles: joined(docs.map((doc) => doc.title || "")),
+      texts: joined(docs.map((doc) => doc.text || "")),
+      remembered: new Map(),
+      parents: parentsOf(docs),
+    };
+  }
+
+  function joined(strings) {
+    // One string, documents separated by a newline (a separator), and where each one starts.
+    const starts = [];
+    let length = 0;
+    const cleaned = strings.map((text) => {
+      const clean = text.replace(TAGS_AND_ENTITIES, " ").toLowerCase();
+      starts.push(length);
+      length += clean.length + 1;
+      return clean;
     });
-    const terms = [...postings.keys()].sort();
-    return { docs, splitter, postings, terms, parents: parentsOf(docs) };
+    return { text: cleaned.join("\n"), starts };
+  }
+
+  function holders(index, field, word, whole) {
+    // Documents (ascending) where `word` starts a word, and ends one too if `whole`.
+    const { text, starts } = field;
+    const found = [];
+    let doc = 0;
+    for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
+      if (at > 0 && !separatorAt(index, text, at - 1)) continue;
+      const end = at + word.length;
+      if (whole && end < text.length && !separatorAt(index, text, end)) continue;
+      while (doc + 1 < starts.length && starts[doc + 1] <= at) doc++;
+      if (found[found.length - 1] !== doc) found.push(doc);
+    }
+    return found;
+  }
+
+  function separatorAt(index, text, position) {
+    index.boundary.lastIndex = position;
+    return index.boundary.test(text);
+  }
+
+  function hits(index, word, whole) {
+    // Weight of each document holding the word: more in a title, less as a mere prefix.
+    const key = (whole ? "=" : "^") + word;
+    let weights = index.remembered.get(key);
+    if (weights === undefined) {
+      weights = new Map();
+      const closeness = whole ? 1 : PREFIX_WEIGHT;
+      for (const doc of holders(index, index.texts, word, whole)) weights.set(doc, closeness);
+      for (const doc of holders(index, index.titles, word, whole)) weights.set(doc, TITLE_WEIGHT * closeness);
+      if (index.remembered.size >= MAX_REMEMBERED_WORDS) index.remembered.clear();
+      index.remembered.set(key, weights);
+    }
+    return weights;
   }
 
   function parentsOf(docs) {
@@ -60,46 +101,25 @@
     });
   }
 
-  function expansions(index, word, exact) {
-    // The word itself, and (for the word being typed) the terms it starts.
-    const found = index.postings.has(word) ? [[word, 1]] : [];
-    if (exact) return found;
-    let low = 0;
-    let high = index.terms.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (index.terms[middle] < word) low = middle + 1;
-      else high = middle;
-    }
-    for (let at = low; at < index.terms.length && found.length < MAX_PREFIX_EXPANSIONS; at++) {
-      const term = index.terms[at];
-      if (!term.startsWith(word)) break;
-      if (term !== word) found.push([term, PREFIX_WEIGHT]);
-    }
-    return found;
-  }
-
   function search(index, query) {
     const words = [...new Set(tokens(query, index.splitter))].slice(0, MAX_QUERY_TERMS);
     if (!words.length) return { items: [] };
-    const typing = !/\s$/u.test(query);
+    // The last word, while still being typed, also matches the words it starts.
+    const typed = /\s$/u.test(query) ? null : words[words.length - 1];
     const scores = new Map();
-    const found = new Map(); // doc → {words: query words it holds, terms: its terms that matched}
+    const found = new Map(); // doc → {words: query words it holds, prefix: the typed word, if held}
     const total = index.docs.length;
-    words.forEach((word, position) => {
-      const last = typing && position === words.length - 1;
-      for (const [term, closeness] of expansions(index, word, !last)) {
-        const list = index.postings.get(term);
-        const rarity = Math.log(1 + total / (list.length / 2));
-        for (let at = 0; at < list.length; at += 2) {
-          const doc = list[at];
-          scores.set(doc, (scores.get(doc) || 0) + rarity * list[at + 1] * closeness);
-          if (!found.has(doc)) found.set(doc, { words: new Set(), terms: new Set() });
-          found.get(doc).words.add(word);
-          found.get(doc).terms.add(term);
-        }
+    for (const word of words) {
+      const weights = new Map(hits(index, word, true));
+      if (word === typed) for (const [doc, weight] of hits(index, word, false)) weights.set(doc, Math.max(weight, weights.get(doc) || 0));
+      const rarity = Math.log(1 + total / Math.max(weights.size, 1));
+      for (const [doc, weight] of weights) {
+        scores.set(doc, (scores.get(doc) || 0) + rarity * weight);
+        if (!found.has(doc)) found.set(doc, { words: new Set(), prefix: null });
+        found.get(doc).words.add(word);
+        if (word === typed) found.get(doc).prefix = word;
       }
-    });
+    }
     const ranked = [...scores.keys()].sort((a, b) => scores.get(b) - scores.get(a) || a - b);
     return { items: grouped(index, ranked, scores, found, words) };
   }
@@ -117,7 +137,7 @@
     }
     for (const [parent, items] of groups) {
       if (!items.some((item) => item.location === index.docs[parent].location))
-        items.unshift(resultItem(index, parent, 0, { words: new Set(), terms: new Set() }, words));
+        items.unshift(resultItem(index, parent, 0, { words: new Set(), prefix: null }, words));
     }
     return [...groups.values()];
   }
@@ -126,18 +146,18 @@
     const source = index.docs[doc];
     const terms = {};
     for (const word of words) terms[word] = held.words.has(word);
+    const marks = (word) => held.words.has(word) || (held.prefix !== null && word.startsWith(held.prefix));
     return {
       location: source.location,
-      title: highlight(source.title || "", held.terms, index.splitter),
-      text: highlight(source.text || "", held.terms, index.splitter),
+      title: highlight(source.title || "", marks, index.splitter),
+      text: highlight(source.text || "", marks, index.splitter),
       score,
       terms,
     };
   }
 
-  function highlight(html, marked, splitter) {
-    // Wraps whole matched words in <mark>, in text only: never inside a tag or an entity.
-    if (!marked.size) return html;
+  function highlight(html, marks, splitter) {
+    // Wraps matched words in <mark>, in text only: never inside a tag or an entity.
     const words = new RegExp("(" + splitter.source + ")", "u");
     return html
       .split(/(<[^>]*>|&[#\w]+;)/u)
@@ -146,19 +166,22 @@
           ? part
           : part
               .split(words)
-              .map((word, place) => (place % 2 === 0 && marked.has(word.toLowerCase()) ? `<mark>${word}</mark>` : word))
+              .map((word, place) => (place % 2 === 0 && word && marks(word.toLowerCase()) ? `<mark>${word}</mark>` : word))
               .join(""),
       )
       .join("");
   }
 
   function attachToWorker(scope) {
+    // The entries start loading now, while the theme fetches its own index.
+    const entries = loadEntries();
     let index = null;
     let ready = null;
     scope.addEventListener("message", async (event) => {
       const message = event.data;
       if (message.type === MESSAGE.SETUP) {
-        ready = setUp(message.data).then((built) => (index = built));
+        const { config, docs } = message.data;
+        ready = entries.then((more) => (index = buildIndex([...docs, ...more], config.separator)));
         await ready;
         scope.postMessage({ type: MESSAGE.READY });
       } else if (message.type === MESSAGE.QUERY) {
@@ -169,15 +192,14 @@
     });
   }
 
-  async function setUp({ config, docs }) {
-    let entries = [];
+  async function loadEntries() {
     try {
       const response = await fetch(new URL("../../search/entries.json", self.location.href));
-      if (response.ok) entries = (await response.json()).docs;
+      if (response.ok) return (await response.json()).docs;
     } catch (error) {
       console.warn("Trainwreck search: entries could not be loaded", error);
     }
-    return buildIndex([...docs, ...entries], config.separator);
+    return [];
   }
 
   if (typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope) attachToWorker(self);
