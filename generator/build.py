@@ -57,7 +57,7 @@ def load_catalog(settings: Settings, memo: Memo | None = None, workers: int = 1)
     vocabulary = load_vocabulary(settings.vocab_dir, settings.root)
     # Each file on its own: syntax, schema, id = file name. All files, all problems.
     sources, problems = find_sources(settings.entries_dir, settings.root)
-    loaded, entry_problems = load_entries(sources, vocabulary, memo.entries if memo else None)
+    loaded, entry_problems = load_entries(sources, vocabulary, memo.entries if memo else None, workers)
     problems += entry_problems
     if problems:
         raise ProblemsFound(problems)

@@ -38,6 +38,11 @@ class Document:
         self.data, self.text = data, text
         self._positions: dict[Loc, tuple[int, int]] | None = None
 
+    def without_data(self) -> Document:
+        """The same document holding only its text: once validated, the data is not needed,
+        and 10,000 parsed trees would take hundreds of megabytes."""
+        return Document(None, self.text)
+
     def position(self, loc: Loc) -> tuple[int, int]:
         """Line and column of the node at `loc`, or of its nearest ancestor that exists."""
         if self._positions is None:
@@ -45,10 +50,6 @@ class Document:
         while loc not in self._positions and loc:
             loc = loc[:-1]
         return self._positions.get(loc, (1, 1))
-
-    def __getstate__(self) -> dict:
-        # Sent between processes without the data (already validated) or positions.
-        return {"data": None, "text": self.text, "_positions": None}
 
 
 def read_document(raw: bytes) -> Document:

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from generator.document import Document, DocumentError, read_document
 from generator.errors import Problem
+from generator.parallel import map_in_parts
 from generator.schema import Entry, model_of
 from generator.sources import Source
 from generator.vocabulary import Vocabulary
@@ -27,23 +28,25 @@ class LoadedEntry:
 
 
 def load_entries(
-    sources: list[Source], vocabulary: Vocabulary, memo: dict | None = None
+    sources: list[Source], vocabulary: Vocabulary, memo: dict | None = None, workers: int = 1
 ) -> tuple[list[LoadedEntry], list[Problem]]:
     """Validate every source independently and return the good ones plus all problems found.
 
     With a memo (kept by a long-lived process), a file whose size and mtime did not change since
-    the last call is not read again.
+    the last call is not read again. Without one, the YAML is parsed on `workers` cores (the
+    parsed data travels back cheaply; validated models would not).
     """
-    loaded: list[LoadedEntry] = []
-    problems: list[Problem] = []
-    for source in sources:
-        entry, found = (
-            _load_remembered(source, vocabulary, memo) if memo is not None else load_entry(source, vocabulary)
-        )
-        problems.extend(found)
-        if entry is not None:
-            loaded.append(entry)
-    return loaded, problems
+    if memo is not None:
+        results = [_load_remembered(source, vocabulary, memo) for source in sources]
+    else:
+        documents = map_in_parts(_read_part, sources, len(sources), workers)
+        results = [_validated(source, read, vocabulary) for source, read in zip(sources, documents, strict=True)]
+    loaded = [entry for entry, _ in results if entry is not None]
+    return loaded, [problem for _, found in results for problem in found]
+
+
+def _read_part(sources: list[Source], start: int, stop: int) -> list[Document | Problem]:
+    return [_read(source) for source in sources[start:stop]]
 
 
 def _load_remembered(source: Source, vocabulary: Vocabulary, memo: dict) -> tuple[LoadedEntry | None, list[Problem]]:
@@ -58,12 +61,24 @@ def _load_remembered(source: Source, vocabulary: Vocabulary, memo: dict) -> tupl
 
 
 def load_entry(source: Source, vocabulary: Vocabulary) -> tuple[LoadedEntry | None, list[Problem]]:
+    return _validated(source, _read(source), vocabulary)
+
+
+def _read(source: Source) -> Document | Problem:
+    """The parsed file, or the problem that stopped it from being parsed."""
     try:
-        document = read_document(source.path.read_bytes())
+        return read_document(source.path.read_bytes())
     except DocumentError as error:
-        return None, [Problem(source.shown, error.line, error.col, error.field, error.message)]
+        return Problem(source.shown, error.line, error.col, error.field, error.message)
     except OSError as error:
-        return None, [Problem(source.shown, 1, 1, "", f"cannot read file: {error.strerror}")]
+        return Problem(source.shown, 1, 1, "", f"cannot read file: {error.strerror}")
+
+
+def _validated(
+    source: Source, document: Document | Problem, vocabulary: Vocabulary
+) -> tuple[LoadedEntry | None, list[Problem]]:
+    if isinstance(document, Problem):
+        return None, [document]
     placeholders = [
         Problem(
             source.shown, *document.position(loc), _dotted(loc), "placeholder from `trainwreck new` is not filled in"
@@ -75,7 +90,7 @@ def load_entry(source: Source, vocabulary: Vocabulary) -> tuple[LoadedEntry | No
     except ValidationError as error:
         return None, placeholders + [_problem(source, document, detail) for detail in error.errors(include_url=False)]
     problems = placeholders + _path_problems(source, document, entry)
-    return (None if problems else LoadedEntry(entry, source, document)), problems
+    return (None if problems else LoadedEntry(entry, source, document.without_data())), problems
 
 
 def _placeholders(data: object, loc: tuple) -> list[tuple]:

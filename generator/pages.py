@@ -86,13 +86,13 @@ def render_pages(
     """Every generated page and export, sorted by path.
 
     With a memo (kept by a long-lived process), an entry page whose inputs did not change since
-    the last call is reused instead of rendered again. Without one, entry pages are rendered on
-    `workers` cores.
+    the last call is reused instead of rendered again. Without one, the pages and exports of the
+    entries are made on `workers` cores.
     """
     if memo is None:
         pages = map_in_parts(_part_entry_pages, (catalog, env, site), len(catalog.entries), workers)
     else:
-        pages = entry_pages(catalog, env, site, memo)
+        pages = entry_pages(catalog, env, site, memo) + entry_exports(catalog, memo)
     # Listings show only these fields of each entry: when none changed, neither did they.
     index = entries_index(catalog)
     listing_key = ("listings", json.dumps(index, sort_keys=True))
@@ -103,7 +103,7 @@ def render_pages(
         if memo is not None:
             memo[listing_key] = listings
         pages.extend(listings)
-    pages.extend(export_pages(catalog, index, memo))
+    pages.extend(export_pages(catalog, index))
     return sorted(pages, key=lambda page: page.path)
 
 
@@ -114,7 +114,8 @@ def entry_url(entry_id: str) -> str:
 
 def _part_entry_pages(job: tuple[Catalog, Environment, SiteInfo], start: int, stop: int) -> list[Page]:
     catalog, env, site = job
-    return entry_pages(catalog, env, site, entries=catalog.entries[start:stop])
+    part = catalog.entries[start:stop]
+    return entry_pages(catalog, env, site, entries=part) + entry_exports(catalog, entries=part)
 
 
 def entry_pages(
@@ -228,10 +229,19 @@ def listing_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Pa
     ]
 
 
-def export_pages(catalog: Catalog, index: dict, memo: dict | None = None) -> list[Page]:
-    """Machine-readable copies under api/: all entries (`index`), one file per entry, and a CSV."""
-    pages = [Page("api/entries.json", to_json(index))]
-    for entry in catalog.entries:
+def export_pages(catalog: Catalog, index: dict) -> list[Page]:
+    """Machine-readable copies under api/ of all entries at once: `index` as JSON and CSV, and the schema."""
+    return [
+        Page("api/entries.json", to_json(index)),
+        Page("api/entries.csv", _csv(index["entries"])),
+        Page("api/entry.schema.json", schema_text(catalog.vocabulary)),
+    ]
+
+
+def entry_exports(catalog: Catalog, memo: dict | None = None, entries: Sequence[Entry] | None = None) -> list[Page]:
+    """api/entries/<id>.json: everything about one entry (all of them unless `entries` says which)."""
+    pages = []
+    for entry in catalog.entries if entries is None else entries:
         key = ("export", catalog.source_of(entry.id).document.text)
         if memo is not None and key in memo:
             pages.append(memo[key])
@@ -242,8 +252,6 @@ def export_pages(catalog: Catalog, index: dict, memo: dict | None = None) -> lis
         if memo is not None:
             memo[key] = page
         pages.append(page)
-    pages.append(Page("api/entries.csv", _csv(index["entries"])))
-    pages.append(Page("api/entry.schema.json", schema_text(catalog.vocabulary)))
     return pages
 
 
