@@ -51,3 +51,19 @@ def test_example_problems_found_on_two_cores_equal_one_core(repo, tiny_parts):
         "entries/memory/cuda-oom.yaml:71:9: diagnose.examples.no_match.0: the fingerprints match this near-miss"
     ]
     assert example_problems(catalog, workers=2) == one
+
+
+def test_entries_parsed_on_two_cores_equal_one_core(repo, tiny_parts):
+    write_entry(repo, "memory", "broken", "id: broken\ntitle: [unclosed\n")
+    write_entry(repo, "memory", "dup", "id: dup\nid: dup\n")
+    vocabulary = load_vocabulary(repo.vocab_dir, repo.root)
+    sources = find_sources(repo.entries_dir, repo.root)[0]
+    one_loaded, one_problems = load_entries(sources, vocabulary, workers=1)
+    two_loaded, two_problems = load_entries(sources, vocabulary, workers=2)
+    assert [item.entry for item in two_loaded] == [item.entry for item in one_loaded]
+    assert len(two_loaded) == 4
+    assert two_problems == one_problems
+    assert [str(problem).split(": ", 1)[0] for problem in one_problems] == [
+        "entries/memory/broken.yaml:3:1",
+        "entries/memory/dup.yaml:2:1",
+    ]
