@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 import threading
@@ -96,8 +97,9 @@ def mkdocs_figures(repo: Path) -> dict:
     }
 
 
-def serve_edit_seconds(repo: Path, field: str = "title") -> float:
-    """Seconds from saving one YAML file to `mkdocs serve --dirty` serving the rebuilt page.
+def serve_edit_seconds(repo: Path, field: str = "title", edits: int = 5) -> float:
+    """Seconds from saving one YAML file to `mkdocs serve --dirty` serving the rebuilt page,
+    the median of `edits` edits (MkDocs polls for changes every 0.5 s, so one edit is noisy).
 
     A title edit also changes every listing that shows the title; a summary edit only the page."""
     port = 8700 + os.getpid() % 200
@@ -114,16 +116,19 @@ def serve_edit_seconds(repo: Path, field: str = "title") -> float:
         deadline = time.time() + 600
         while time.time() < deadline and _fetch(url) is None:
             time.sleep(0.5)
-        time.sleep(2)
-        marker = f"Live edit {time.time_ns()} - "
-        retitle(victim, marker, field)
-        started = time.perf_counter()
-        while time.perf_counter() - started < 120:
-            page = _fetch(url)
-            if page and marker in page:
-                return round(time.perf_counter() - started, 2)
-            time.sleep(0.05)
-        return float("nan")
+        seconds = []
+        for _ in range(edits):
+            time.sleep(2)  # let the rebuild that our own writes trigger settle
+            marker = f"Live edit {time.time_ns()} - "
+            retitle(victim, marker, field)
+            started = time.perf_counter()
+            while time.perf_counter() - started < 120:
+                page = _fetch(url)
+                if page and marker in page:
+                    seconds.append(time.perf_counter() - started)
+                    break
+                time.sleep(0.05)
+        return round(statistics.median(seconds), 2) if len(seconds) == edits else float("nan")
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -152,9 +157,20 @@ def serve_folder(folder: Path) -> http.server.ThreadingHTTPServer:
     return server
 
 
+FIRST_RESULT_CLOCK = """
+const watch = () => {
+  const link = document.querySelector(".md-search-result__item a");
+  if (link && link.getBoundingClientRect().height > 0) window.__firstResultAt = Date.now();
+  else requestAnimationFrame(watch);
+};
+requestAnimationFrame(watch);
+"""
+
+
 def search_figures(repo: Path) -> dict:
-    """In Chromium: seconds from page load to the first search result for an exact error string,
-    and where the entry that holds the string ranks among the results shown."""
+    """In Chromium: seconds from the page's load event to the first frame showing a search result
+    for an exact error string (typed right after the load), and where the entry that holds the
+    string ranks among the results shown."""
     if not Path(CHROMIUM).exists():
         return {}
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -168,13 +184,17 @@ def search_figures(repo: Path) -> dict:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             page = browser.new_page(viewport={"width": 1280, "height": 900})
+            # The page notes the first frame in which a result is on screen: Playwright's own
+            # wait notices it up to 0.4 s later while the page is busy.
+            page.add_init_script(FIRST_RESULT_CLOCK)
             page.goto(f"http://127.0.0.1:{server.server_port}/", wait_until="load")
-            started = time.perf_counter()
             page.fill("input.md-search__input", query)
             page.press("input.md-search__input", "End")  # the theme reads the box on key events
             try:
                 page.wait_for_selector(".md-search-result__item a", timeout=180_000)
-                figures["first_search_s"] = round(time.perf_counter() - started, 2)
+                page.wait_for_function("window.__firstResultAt !== undefined")
+                shown = page.evaluate("window.__firstResultAt - performance.timing.loadEventEnd")
+                figures["first_search_s"] = round(shown / 1000, 2)
                 links = [link.get_attribute("href") or "" for link in page.locator(".md-search-result__item > a").all()]
                 ranks = [index for index, href in enumerate(links, 1) if f"/{victim}/" in href]
                 figures["search_rank"] = ranks[0] if ranks else None
@@ -331,8 +351,8 @@ def write_page(results: dict, remeasured: bool = False) -> None:
         ("Largest entry page (KB)", "largest_entry_page_kb", "≤ 80 KB"),
         ("First search result in Chromium (s)", "first_search_s", "≤ 1 s at 10,000"),
         ("Rank of the entry holding the pasted error", "search_rank", "1"),
-        ("Edit-to-preview, mkdocs serve --dirty, summary edit (s)", "serve_edit_s", "≤ 1 s at 1,000"),
-        ("Edit-to-preview, title edit (listings change too) (s)", "serve_title_edit_s", "≤ 1 s at 1,000"),
+        ("Edit-to-preview, mkdocs serve --dirty, summary edit, median of 5 (s)", "serve_edit_s", "≤ 1 s at 1,000"),
+        ("Edit-to-preview, title edit (listings change too), median of 5 (s)", "serve_title_edit_s", "≤ 1 s at 1,000"),
     ]
     for label, key, target in measures:
         cells = [str(row.get(key, "–")) if row.get(key) is not None else "–" for row in rows]

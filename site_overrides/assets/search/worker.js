@@ -61,12 +61,18 @@
     const { text, starts } = field;
     const found = [];
     let doc = 0;
-    for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
-      if (at > 0 && !separatorAt(index, text, at - 1)) continue;
+    let at = text.indexOf(word);
+    while (at !== -1) {
       const end = at + word.length;
-      if (whole && end < text.length && !separatorAt(index, text, end)) continue;
-      while (doc + 1 < starts.length && starts[doc + 1] <= at) doc++;
-      if (found[found.length - 1] !== doc) found.push(doc);
+      if ((at === 0 || separatorAt(index, text, at - 1)) && (!whole || end === text.length || separatorAt(index, text, end))) {
+        while (doc + 1 < starts.length && starts[doc + 1] <= at) doc++;
+        found.push(doc);
+        // One hit per document is enough: go on from the next one.
+        if (doc + 1 === starts.length) break;
+        at = text.indexOf(word, starts[doc + 1]);
+      } else {
+        at = text.indexOf(word, at + 1);
+      }
     }
     return found;
   }
