@@ -102,7 +102,7 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
     else:
         env = memo.environment = memo.environment or make_environment(settings.templates_dir)
     pages = render_pages(catalog, env, site, memo.pages if memo else None, workers)
-    pages.append(Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries)) + "\n"))
+    pages.append(fingerprints_page(catalog, memo.pages if memo else None))
     pages.append(Page(SEARCH_DOCS, to_json(search_documents(catalog, memo.pages if memo else None))))
     # 3. Hand-written pages from docs/ join the generated ones.
     pages += static_pages(settings.docs_dir, {page.path for page in pages})
@@ -112,6 +112,17 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
     report = write_output(pages, settings.generated_dir, memo.written if memo else None)
     freshness.record(settings, len(catalog.entries), len(pages))
     return BuildReport(len(catalog.entries), len(pages), report)
+
+
+def fingerprints_page(catalog: Catalog, memo: dict | None = None) -> Page:
+    """api/fingerprints.json, the pattern set both diagnose engines read; reused while no entry changed."""
+    key = ("fingerprints", tuple(item.document.text for item in catalog.loaded))
+    if memo is not None and key in memo:
+        return memo[key]
+    page = Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries)) + "\n")
+    if memo is not None:
+        memo[key] = page
+    return page
 
 
 def site_info(settings: Settings) -> SiteInfo:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,29 +24,38 @@ def find_sources(entries_dir: Path, root: Path) -> tuple[list[Source], list[Prob
     sources: list[Source] = []
     problems: list[Problem] = []
     entries_real = entries_dir.resolve()
-    for path in sorted(entries_dir.rglob("*")):
-        relative = path.relative_to(entries_dir)
-        if relative.parts[0].startswith(("_", ".")) or relative.name == "entry.schema.json":
+    for item, relative in sorted(_tree(str(entries_dir), ()), key=lambda found: found[1]):
+        if relative[0].startswith(("_", ".")) or relative[-1] == "entry.schema.json":
             continue
+        path = Path(item.path)
         shown = _shown(path, root)
-        if path.is_symlink():
-            target = path.resolve()
-            if not target.is_relative_to(entries_real):
-                problems.append(Problem(shown, 1, 1, "", "symlink points outside entries/; entries must be real files"))
-                continue
-        if path.is_dir():
-            if len(relative.parts) > 1:
+        if item.is_symlink() and not path.resolve().is_relative_to(entries_real):
+            problems.append(Problem(shown, 1, 1, "", "symlink points outside entries/; entries must be real files"))
+            continue
+        if item.is_dir():
+            if len(relative) > 1:
                 problems.append(Problem(shown, 1, 1, "", "entries are one folder deep: entries/<category>/<id>.yaml"))
             continue
         if path.suffix == ".yml":
             problems.append(Problem(shown, 1, 1, "", "entry files end in .yaml, not .yml"))
         elif path.suffix != ".yaml":
             problems.append(Problem(shown, 1, 1, "", "only .yaml entry files belong under entries/<category>/"))
-        elif len(relative.parts) != 2:
+        elif len(relative) != 2:
             problems.append(Problem(shown, 1, 1, "", "entries live at entries/<category>/<id>.yaml"))
         else:
-            sources.append(Source(path, shown, relative.parts[0], path.stem))
+            sources.append(Source(path, shown, relative[0], path.stem))
     return sources, problems
+
+
+def _tree(folder: str, relative: tuple[str, ...]) -> list[tuple[os.DirEntry, tuple[str, ...]]]:
+    """Every file and folder below `folder` with its path parts; symlinked folders are not entered."""
+    found = []
+    for item in os.scandir(folder):
+        parts = (*relative, item.name)
+        found.append((item, parts))
+        if item.is_dir(follow_symlinks=False):
+            found += _tree(item.path, parts)
+    return found
 
 
 def _shown(path: Path, root: Path) -> str:
