@@ -26,6 +26,8 @@ class Catalog:
     vocabulary: Vocabulary
     _by_id: dict[str, LoadedEntry]
     _backlinks: dict[str, tuple[Backlink, ...]]
+    # (field, term) → the entries with that term, in id order: one pass instead of one per term.
+    _members: dict[tuple[str, str], tuple[Entry, ...]]
 
     def get(self, entry_id: str) -> Entry:
         return self._by_id[entry_id].entry
@@ -40,16 +42,16 @@ class Catalog:
         return self._by_id[entry_id]
 
     def in_category(self, category: str) -> list[Entry]:
-        return [entry for entry in self.entries if entry.category == category]
+        return list(self._members.get(("category", category), ()))
 
     def tagged(self, tag: str) -> list[Entry]:
-        return [entry for entry in self.entries if tag in entry.tags]
+        return list(self._members.get(("tag", tag), ()))
 
     def affecting(self, system: str) -> list[Entry]:
-        return [entry for entry in self.entries if system in entry.affected.systems]
+        return list(self._members.get(("system", system), ()))
 
     def with_severity(self, severity: str) -> list[Entry]:
-        return [entry for entry in self.entries if entry.severity == severity]
+        return list(self._members.get(("severity", severity), ()))
 
     def related(self, entry: Entry) -> list[tuple[Entry, str]]:
         return [(self.get(link.id), link.why) for link in entry.related]
@@ -90,7 +92,20 @@ def build_catalog(loaded: list[LoadedEntry], vocabulary: Vocabulary) -> tuple[Ca
             backlinks[link.id].append(Backlink(item.entry, link.why))
     ordered = tuple(sorted(by_id.values(), key=lambda item: item.entry.id))
     frozen = {key: tuple(sorted(value, key=lambda link: link.entry.id)) for key, value in backlinks.items()}
-    return Catalog(ordered, tuple(item.entry for item in ordered), vocabulary, by_id, frozen), []
+    entries = tuple(item.entry for item in ordered)
+    return Catalog(ordered, entries, vocabulary, by_id, frozen, _members_by_term(entries)), []
+
+
+def _members_by_term(entries: tuple[Entry, ...]) -> dict[tuple[str, str], tuple[Entry, ...]]:
+    members: dict[tuple[str, str], list[Entry]] = defaultdict(list)
+    for entry in entries:
+        members[("category", entry.category)].append(entry)
+        members[("severity", entry.severity)].append(entry)
+        for tag in dict.fromkeys(entry.tags):
+            members[("tag", tag)].append(entry)
+        for system in dict.fromkeys(entry.affected.systems):
+            members[("system", system)].append(entry)
+    return {key: tuple(value) for key, value in members.items()}
 
 
 def _dangling_links(item: LoadedEntry, by_id: dict[str, LoadedEntry]) -> list[Problem]:

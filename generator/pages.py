@@ -191,6 +191,7 @@ def index_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Page
     """One page per category, tag, affected system and severity, plus one overview per kind."""
     template = env.get_template("index.md.j2")
     overview = env.get_template("overview.md.j2")
+    title_cells = _title_cells(catalog)
     pages = []
     for kind, (folder, query, heading) in INDEX_KINDS.items():
         terms = catalog.vocabulary.terms(kind)
@@ -200,7 +201,13 @@ def index_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Page
             if not entries and kind != "categories":
                 continue
             rows.append((term, len(entries)))
-            context = {"term": term, "heading": heading, "entries": entries, "catalog": catalog, "depth": 2}
+            context = {
+                "term": term,
+                "heading": heading,
+                "entries": entries,
+                "catalog": catalog,
+                "title_cells": title_cells,
+            }
             pages.append(Page(f"{folder}/{slug}.md", template.render(context)))
         pages.append(Page(f"{folder}/index.md", overview.render(kind=kind, folder=folder, heading=heading, rows=rows)))
     return pages
@@ -221,6 +228,7 @@ def listing_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Pa
         ),
         "system_terms": catalog.vocabulary.terms("systems"),
         "new_issue_url": site.new_issue_url,
+        "title_cells": _title_cells(catalog),
     }
     return [
         Page("index.md", env.get_template("home.md.j2").render(context)),
@@ -295,6 +303,11 @@ def _csv(records: list[dict]) -> str:
 def _csv_safe(value: str) -> str:
     """A cell starting with = + - @ is a formula in spreadsheets; prefix it so it stays text."""
     return "'" + value if value[:1] in ("=", "+", "-", "@") else value
+
+
+def _title_cells(catalog: Catalog) -> dict[str, str]:
+    """Each entry's title as a table cell, made once: an entry is listed on several pages."""
+    return {entry.id: markdown.table_cell(markdown.inline(entry.title)) for entry in catalog.entries}
 
 
 def _by_severity_then_title(entries: list[Entry], catalog: Catalog) -> list[Entry]:

@@ -17,6 +17,7 @@ Shared = TypeVar("Shared")
 Result = TypeVar("Result")
 # Below this many items, starting processes costs more than it saves.
 MIN_ITEMS_PER_WORKER = 500
+PARTS_PER_WORKER = 4
 
 _job: tuple[Callable, object] | None = None
 
@@ -35,13 +36,15 @@ def map_in_parts(
         return function(shared, 0, count)
     global _job
     _job = (function, shared)
-    bounds = [(count * part // workers, count * (part + 1) // workers) for part in range(workers)]
+    # Several parts per worker, so that results already travel back while the rest is computed.
+    parts = workers * PARTS_PER_WORKER
+    bounds = [(count * part // parts, count * (part + 1) // parts) for part in range(parts)]
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_run_part, bounds)
+            results = list(pool.imap(_run_part, bounds))
     finally:
         _job = None
-    return [result for part in parts for result in part]
+    return [result for part in results for result in part]
 
 
 def _run_part(bounds: Sequence[int]) -> list:
