@@ -2,7 +2,7 @@
 then write the figures to docs/benchmarks.md (a page of the site, with a plot) and
 benchmarks/out/results.json.
 
-Usage: python benchmarks/run.py [--sizes 100,1000,10000] [--skip-diagnose]
+Usage: python benchmarks/run.py [--sizes 100,1000,10000] [--skip-diagnose] [--reuse] [--page-only]
 Each figure is printed next to its target. Timings are wall-clock on this machine.
 """
 
@@ -28,6 +28,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "out"
 PAGE = ROOT / "docs" / "benchmarks.md"
+NOTES = ROOT / "benchmarks" / "notes.md"  # hand-written: what the figures mean, appended to the page
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_diagnose import run as run_diagnose  # noqa: E402
@@ -366,6 +367,8 @@ def write_page(results: dict, remeasured: bool = False) -> None:
             f"Rendering the pages in memory takes {generation:.0%} of the mkdocs build time of the same pages "
             f"(target ≤ 10%: {verdict(generation, 0.10)}).",
         ]
+    if NOTES.exists():
+        lines += ["", NOTES.read_text(encoding="utf-8").rstrip()]
     PAGE.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -396,8 +399,12 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--skip-diagnose", action="store_true")
     parser.add_argument("--reuse", action="store_true", help="measure search and serve on corpora already built")
+    parser.add_argument("--page-only", action="store_true", help="rewrite the page from the last results")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
+    if args.page_only:
+        write_page(json.loads((OUT / "results.json").read_text(encoding="utf-8")))
+        return
     if args.reuse:
         remeasure()
         return
