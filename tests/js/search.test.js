@@ -95,6 +95,19 @@ test("highlighting marks whole words, never tags, entities or parts of words", (
   );
 });
 
+test("text in the documents' HTML matches what people type", () => {
+  const index = search.buildIndex(
+    [
+      { location: "a/", title: "Duplicate GPU", text: "<code>rank 1 and rank 0 both on CUDA device &lt;busId&gt;</code>" },
+      { location: "b/", title: "Other", text: "<p>R&amp;D notes</p>" },
+    ],
+    SEPARATOR,
+  );
+  assert.equal(first(index, "both on CUDA device <busId>"), "a/");
+  assert.equal(first(index, "r&d "), "b/");
+  assert.deepEqual(search.search(index, "code ").items, []); // tag names are not text
+});
+
 test("an empty or separator-only query has no results", () => {
   const index = search.buildIndex(docs, SEPARATOR);
   assert.deepEqual(search.search(index, "").items, []);

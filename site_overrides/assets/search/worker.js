@@ -25,10 +25,18 @@
   const MAX_REMEMBERED_WORDS = 1000;
   const TITLE_WEIGHT = 3;
   const PREFIX_WEIGHT = 0.5;
-  const TAGS_AND_ENTITIES = /<[^>]*>|&(?:amp|quot|#39|lt|gt);/g;
+  const TAG = /<[^>]*>/g;
+  const ENTITY = /&(?:amp|quot|#39|lt|gt);/g;
+  const CHARACTER = { "&amp;": "&", "&quot;": '"', "&#39;": "'", "&lt;": "<", "&gt;": ">" };
 
-  function tokens(text, splitter) {
-    return text.replace(TAGS_AND_ENTITIES, " ").toLowerCase().split(splitter).filter(Boolean);
+  function tokens(query, splitter) {
+    // The query is plain text, as typed or pasted.
+    return query.toLowerCase().split(splitter).filter(Boolean);
+  }
+
+  function plainText(html) {
+    // Document titles and texts are HTML (the theme shows them as such): search their text.
+    return html.replace(TAG, " ").replace(ENTITY, (entity) => CHARACTER[entity]).toLowerCase();
   }
 
   function buildIndex(docs, separator) {
@@ -48,7 +56,7 @@
     const starts = [];
     let length = 0;
     const cleaned = strings.map((text) => {
-      const clean = text.replace(TAGS_AND_ENTITIES, " ").toLowerCase();
+      const clean = plainText(text);
       starts.push(length);
       length += clean.length + 1;
       return clean;
