@@ -10,7 +10,7 @@ import sys
 import types
 from pathlib import Path
 
-from jinja2.bccache import BytecodeCache, Bucket
+from jinja2.bccache import Bucket, BytecodeCache
 from mkdocs.exceptions import Abort
 
 from generator.build import Memo, build
