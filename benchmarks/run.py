@@ -48,10 +48,14 @@ def timed(args: list[str]) -> tuple[float, str]:
     return elapsed, result.stderr
 
 
+EDIT_MARKERS = re.compile(r"^(?:(?:Live edit \d+|Edited) - )+")
+
+
 def retitle(path: Path, prefix: str, field: str = "title") -> None:
     """Edit one entry the way a contributor would: change its title (or another text field)."""
     entry = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
-    entry[field] = prefix + entry[field]
+    # Replace the marker of an earlier edit: titles have a length limit, and runs add up.
+    entry[field] = prefix + EDIT_MARKERS.sub("", entry[field])
     path.write_text(yaml.dump(entry, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 

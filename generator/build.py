@@ -115,14 +115,8 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
 
 
 def fingerprints_page(catalog: Catalog, memo: dict | None = None) -> Page:
-    """api/fingerprints.json, the pattern set both diagnose engines read; reused while no entry changed."""
-    key = ("fingerprints", tuple(item.document.text for item in catalog.loaded))
-    if memo is not None and key in memo:
-        return memo[key]
-    page = Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries)) + "\n")
-    if memo is not None:
-        memo[key] = page
-    return page
+    """api/fingerprints.json, the pattern set both diagnose engines read."""
+    return Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries, memo)) + "\n")
 
 
 def site_info(settings: Settings) -> SiteInfo:

@@ -25,13 +25,16 @@ ERROR_HINTS_FILE = Path(__file__).with_name("error_hints.json")
 LOG_PREFIXES_FILE = Path(__file__).with_name("log_prefixes.json")
 
 
-def compile_fingerprints(entries: Sequence[Entry]) -> dict:
-    """The fingerprint set as plain data, entries sorted by id, with a hash of its content."""
+def compile_fingerprints(entries: Sequence[Entry], memo: dict | None = None) -> dict:
+    """The fingerprint set as plain data, entries sorted by id, with a hash of its content.
+
+    With a memo (kept by a long-lived process), an entry that is still the same object as last
+    time (its file did not change) is not compiled again."""
     body = {
         "schema_version": SCHEMA_VERSION,
         "error_hints": _data_file(ERROR_HINTS_FILE),
         "log_prefixes": _data_file(LOG_PREFIXES_FILE),
-        "entries": [_entry(entry) for entry in sorted(entries, key=lambda entry: entry.id)],
+        "entries": [_entry_remembered(entry, memo) for entry in sorted(entries, key=lambda entry: entry.id)],
     }
     digest = hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
     return {**body, "hash": digest[:16]}
@@ -45,6 +48,16 @@ def _read_data_file(path: Path) -> str:
 def _data_file(path: Path) -> object:
     """A fresh copy of a shared data file (read once per process; callers may mutate the copy)."""
     return json.loads(_read_data_file(path))
+
+
+def _entry_remembered(entry: Entry, memo: dict | None) -> dict:
+    if memo is None:
+        return _entry(entry)
+    # Keyed by identity; the entry itself is kept with the result, so its id cannot be reused.
+    remembered = memo.get(("fingerprints", id(entry)))
+    if remembered is None or remembered[0] is not entry:
+        remembered = memo[("fingerprints", id(entry))] = (entry, _entry(entry))
+    return remembered[1]
 
 
 def _entry(entry: Entry) -> dict:
