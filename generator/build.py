@@ -98,12 +98,13 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
     # 2. Catalog → pages, in memory.
     site = replace(site_info(settings), last_updated=last_updated(settings.root))
     if memo is None:
-        env = make_environment(settings.templates_dir)
+        env, remembered = make_environment(settings.templates_dir), None
     else:
         env = memo.environment = memo.environment or make_environment(settings.templates_dir)
-    pages = render_pages(catalog, env, site, memo.pages if memo else None, workers)
-    pages.append(fingerprints_page(catalog, memo.pages if memo else None))
-    pages.append(Page(SEARCH_DOCS, to_json(search_documents(catalog, memo.pages if memo else None))))
+        remembered = memo.pages
+    pages = render_pages(catalog, env, site, remembered, workers)
+    pages.append(fingerprints_page(catalog, remembered))
+    pages.append(Page(SEARCH_DOCS, to_json(search_documents(catalog, remembered))))
     # 3. Hand-written pages from docs/ join the generated ones.
     pages += static_pages(settings.docs_dir, {page.path for page in pages})
     if not write:
