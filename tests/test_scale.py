@@ -54,3 +54,12 @@ def test_one_edit_rewrites_only_the_pages_that_show_it(tmp_path):
     path.write_text(yaml.safe_dump(entry, sort_keys=False, allow_unicode=True), encoding="utf-8")
     report = build(settings)
     assert 1 <= report.write.written <= 2, report  # the entry page and its JSON export
+
+
+def test_search_data_grows_only_by_one_small_document_per_entry(sites):
+    per_entry = {count: len((site / "search" / "entries.json").read_bytes()) / count for count, site in sites.items()}
+    assert per_entry[300] <= per_entry[30] * 1.05, per_entry
+    assert per_entry[300] < 1500, per_entry  # about 1 KB raw per entry at any size
+    # The theme's own index holds only the hand-written pages: ten times the entries, same size.
+    theme = {count: len((site / "search" / "search_index.json").read_bytes()) for count, site in sites.items()}
+    assert theme[300] < theme[30] * 1.5, theme
