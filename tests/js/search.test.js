@@ -108,6 +108,14 @@ test("text in the documents' HTML matches what people type", () => {
   assert.deepEqual(search.search(index, "code ").items, []); // tag names are not text
 });
 
+test("every matching page is counted; the first hundred have their words marked", () => {
+  const many = Array.from({ length: 150 }, (_, n) => ({ location: `entries/e${n}/`, title: `Failure ${n}`, text: "CUDA error" }));
+  const { items } = search.search(search.buildIndex(many, SEPARATOR), "cuda ");
+  assert.equal(items.length, 150);
+  assert.match(items[0][0].text, /<mark>CUDA<\/mark>/);
+  assert.equal(items[149][0].text, "CUDA error");
+});
+
 test("an empty or separator-only query has no results", () => {
   const index = search.buildIndex(docs, SEPARATOR);
   assert.deepEqual(search.search(index, "").items, []);

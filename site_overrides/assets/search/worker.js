@@ -21,7 +21,8 @@
 
   const MESSAGE = { SETUP: 0, READY: 1, QUERY: 2, RESULT: 3 };
   const MAX_QUERY_TERMS = 64;
-  const MAX_RESULTS = 100;
+  const MAX_RESULTS = 1000; // the theme shows how many pages match, and lists them as you scroll
+  const MAX_HIGHLIGHTED = 100; // matched words are marked in the first results only
   const MAX_REMEMBERED_WORDS = 1000;
   const TITLE_WEIGHT = 3;
   const PREFIX_WEIGHT = 0.5;
@@ -147,24 +148,25 @@
         if (groups.size === MAX_RESULTS) continue;
         groups.set(parent, []);
       }
-      groups.get(parent).push(resultItem(index, doc, scores.get(doc), found.get(doc), words));
+      const marked = groups.size <= MAX_HIGHLIGHTED;
+      groups.get(parent).push(resultItem(index, doc, scores.get(doc), found.get(doc), words, marked));
     }
     for (const [parent, items] of groups) {
       if (!items.some((item) => item.location === index.docs[parent].location))
-        items.unshift(resultItem(index, parent, 0, { words: new Set(), prefix: null }, words));
+        items.unshift(resultItem(index, parent, 0, { words: new Set(), prefix: null }, words, false));
     }
     return [...groups.values()];
   }
 
-  function resultItem(index, doc, score, held, words) {
+  function resultItem(index, doc, score, held, words, marked) {
     const source = index.docs[doc];
     const terms = {};
     for (const word of words) terms[word] = held.words.has(word);
     const marks = (word) => held.words.has(word) || (held.prefix !== null && word.startsWith(held.prefix));
     return {
       location: source.location,
-      title: highlight(source.title || "", marks, index.splitter),
-      text: highlight(source.text || "", marks, index.splitter),
+      title: marked ? highlight(source.title || "", marks, index.splitter) : source.title || "",
+      text: marked ? highlight(source.text || "", marks, index.splitter) : source.text || "",
       score,
       terms,
     };
