@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -32,7 +33,9 @@ def map_in_parts(
 ) -> list[Result]:
     """`function(shared, start, stop)` over consecutive parts of range(count), results joined in order."""
     workers = min(workers, count // MIN_ITEMS_PER_WORKER)
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    # Forking copies only the calling thread: with others running, a lock one of them holds
+    # would stay locked in the child for ever. Then, and where fork does not exist, one process.
+    if workers <= 1 or threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
         return function(shared, 0, count)
     global _job
     _job = (function, shared)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from conftest import fixture_text, write_entry
 
@@ -67,3 +69,10 @@ def test_entries_parsed_on_two_cores_equal_one_core(repo, tiny_parts):
         "entries/memory/broken.yaml:3:1",
         "entries/memory/dup.yaml:2:1",
     ]
+
+
+def test_no_fork_while_other_threads_run(tiny_parts, monkeypatch):
+    pids = parallel.map_in_parts(lambda _, start, stop: [os.getpid()] * (stop - start), None, 4, 2)
+    assert os.getpid() not in pids  # done by forked workers
+    monkeypatch.setattr(parallel.threading, "active_count", lambda: 2)
+    assert parallel.map_in_parts(lambda _, start, stop: [os.getpid()] * (stop - start), None, 4, 2) == [os.getpid()] * 4
