@@ -15,6 +15,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from generator.filetree import file_stats
 from generator.settings import Settings
 
 STAMP_NAME = ".trainwreck-stamp.json"
@@ -68,7 +69,11 @@ def _stats(folders: list[Path], files: list[Path], relative_to: Path) -> list[tu
     rows: list[tuple[str, int, int]] = []
     base = str(relative_to)
     for folder in folders:
-        _scan(str(folder), os.path.relpath(folder, base), rows)
+        shown = os.path.relpath(folder, base)
+        try:
+            rows += [(f"{shown}/{name}", *stat) for name, stat in file_stats(str(folder)).items()]
+        except OSError:
+            rows.append((shown, -1, -1))
     for path in files:
         try:
             info = path.stat()
@@ -76,24 +81,6 @@ def _stats(folders: list[Path], files: list[Path], relative_to: Path) -> list[tu
         except OSError:
             rows.append((str(path), -1, -1))
     return rows
-
-
-def _scan(folder: str, shown: str, rows: list[tuple[str, int, int]]) -> None:
-    """(path, size, mtime) of every file below `folder`, in a stable order; fast on 30,000 files."""
-    try:
-        found = sorted(os.scandir(folder), key=lambda item: item.name)
-    except OSError:
-        rows.append((shown, -1, -1))
-        return
-    for item in found:
-        if item.name == "__pycache__":
-            continue
-        name = f"{shown}/{item.name}"
-        if item.is_dir(follow_symlinks=False):
-            _scan(item.path, name, rows)
-        else:
-            info = item.stat(follow_symlinks=False)
-            rows.append((name, info.st_size, info.st_mtime_ns))
 
 
 def _digest(rows: list[tuple[str, int, int]]) -> str:

@@ -13,6 +13,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from generator.filetree import file_stats
 from generator.pages import Page
 
 
@@ -84,19 +85,7 @@ def _stat(path: Path) -> tuple[int, int]:
 
 def _existing_files(out_dir: Path) -> dict[str, tuple[int, int]]:
     """Relative path → (size, mtime) of every file in out_dir."""
-    files: dict[str, tuple[int, int]] = {}
-    if out_dir.is_dir():
-        _list_files(str(out_dir), "", files)
-    return files
-
-
-def _list_files(folder: str, prefix: str, files: dict[str, tuple[int, int]]) -> None:
-    for item in os.scandir(folder):
-        if item.is_dir(follow_symlinks=False):
-            _list_files(item.path, f"{prefix}{item.name}/", files)
-        else:
-            info = item.stat(follow_symlinks=False)
-            files[prefix + item.name] = (info.st_size, info.st_mtime_ns)
+    return file_stats(str(out_dir)) if out_dir.is_dir() else {}
 
 
 def _same(out_dir: Path, path: str, page: Page, existing: dict, known: dict | None) -> bool:
