@@ -87,7 +87,8 @@ def build(settings: Settings, *, write: bool = True, memo: Memo | None = None) -
 
 def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport:
     # 0. Nothing changed since the last build: nothing to do (unless an empty memo needs filling).
-    if write and (memo is None or memo.entries) and (counts := freshness.fresh_counts(settings)):
+    inputs = freshness.inputs_stamp(settings) if write else {}
+    if write and (memo is None or memo.entries) and (counts := freshness.fresh_counts(settings, inputs)):
         return BuildReport(counts[0], counts[1], WriteReport(written=0, unchanged=counts[1], removed=0))
     if memo is not None:
         memo.keep_if(freshness.shared_inputs_stamp(settings))
@@ -111,7 +112,7 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
         return BuildReport(len(catalog.entries), len(pages), None)
     # 4. One atomic swap of the whole output folder, then a stamp of what produced it.
     report = write_output(pages, settings.generated_dir, memo.written if memo else None)
-    freshness.record(settings, len(catalog.entries), len(pages))
+    freshness.record(settings, inputs, len(catalog.entries), len(pages))
     return BuildReport(len(catalog.entries), len(pages), report)
 
 

@@ -26,14 +26,16 @@ def stamp_path(settings: Settings) -> Path:
     return settings.generated_dir.parent / STAMP_NAME
 
 
-def current_stamp(settings: Settings) -> dict:
+def inputs_stamp(settings: Settings) -> dict:
+    """What the build reads. Taken once, before the build: an input edited while it runs then
+    no longer matches the recorded stamp, and the next build redoes the work."""
     folders = [settings.entries_dir, settings.templates_dir, settings.docs_dir, GENERATOR_DIR]
     files = [settings.mkdocs_config]
-    return {
-        "inputs": _digest(_stats(folders, files, settings.root)),
-        "commit": _git_head(settings.root),
-        "outputs": _digest(_stats([settings.generated_dir], [], settings.generated_dir)),
-    }
+    return {"inputs": _digest(_stats(folders, files, settings.root)), "commit": _git_head(settings.root)}
+
+
+def _outputs_digest(settings: Settings) -> str:
+    return _digest(_stats([settings.generated_dir], [], settings.generated_dir))
 
 
 def shared_inputs_stamp(settings: Settings) -> str:
@@ -42,19 +44,20 @@ def shared_inputs_stamp(settings: Settings) -> str:
     return _digest(rows) + _git_head(settings.root)
 
 
-def fresh_counts(settings: Settings) -> tuple[int, int] | None:
+def fresh_counts(settings: Settings, inputs: dict) -> tuple[int, int] | None:
     """(entries, pages) of the previous build when nothing changed since; otherwise None."""
     try:
         recorded = json.loads(stamp_path(settings).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not settings.generated_dir.is_dir() or recorded.get("stamp") != current_stamp(settings):
+    if not settings.generated_dir.is_dir() or recorded.get("stamp") != {**inputs, "outputs": _outputs_digest(settings)}:
         return None
     return recorded["entries"], recorded["pages"]
 
 
-def record(settings: Settings, entries: int, pages: int) -> None:
-    data = {"stamp": current_stamp(settings), "entries": entries, "pages": pages}
+def record(settings: Settings, inputs: dict, entries: int, pages: int) -> None:
+    """Remember that the output as it is now was made from `inputs`."""
+    data = {"stamp": {**inputs, "outputs": _outputs_digest(settings)}, "entries": entries, "pages": pages}
     path = stamp_path(settings)
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
