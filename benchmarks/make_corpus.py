@@ -19,20 +19,26 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE_PARTS = ("mkdocs.yml", "templates", "docs", "site_overrides", "entries/_vocab")
 
 
+def install_site_files(target: Path) -> None:
+    """Copy this checkout's site configuration, templates, pages and MkDocs hook into `target`,
+    replacing older copies, so a corpus is built the way the real site is."""
+    for part in (*SITE_PARTS, "generator/mkdocs_hook.py"):
+        source, copy_to = ROOT / part, target / part
+        if copy_to.is_dir():
+            shutil.rmtree(copy_to)
+        copy_to.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, copy_to)
+        else:
+            shutil.copy2(source, copy_to)
+
+
 def make_corpus(count: int, target: Path, seed: int = 1) -> Path:
     """A repository at `target` with the real site files and `count` synthetic entries."""
     rng = random.Random(seed)
     if target.exists():
         shutil.rmtree(target)
-    for part in SITE_PARTS:
-        source = ROOT / part
-        if source.is_dir():
-            shutil.copytree(source, target / part)
-        else:
-            (target / part).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / part)
-    (target / "generator").mkdir()
-    shutil.copy2(ROOT / "generator" / "mkdocs_hook.py", target / "generator" / "mkdocs_hook.py")
+    install_site_files(target)
     models = [
         yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
         for path in sorted(ROOT.glob("entries/*/*.yaml"))

@@ -32,7 +32,7 @@ NOTES = ROOT / "benchmarks" / "notes.md"  # hand-written: what the figures mean,
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_diagnose import run as run_diagnose  # noqa: E402
-from make_corpus import make_corpus  # noqa: E402
+from make_corpus import install_site_files, make_corpus  # noqa: E402
 
 PYTHON = sys.executable
 CHROMIUM = os.environ.get("TRAINWRECK_CHROMIUM", "/usr/bin/chromium")
@@ -378,13 +378,15 @@ def write_page(results: dict, remeasured: bool = False) -> None:
 
 def remeasure() -> None:
     """Refresh the figures that do not need a new corpus (diagnose, no-op rerun, search, serve)
-    on the corpora and results of the last full run, then rewrite the page."""
+    on the corpora and results of the last full run, with this checkout's site files, then
+    rewrite the page."""
     results = json.loads((OUT / "results.json").read_text(encoding="utf-8"))
     results["diagnose"] = run_diagnose()
     results["diagnose"]["chromium_seconds"] = chromium_engine_seconds(results)
     build = [PYTHON, "-m", "generator", "--root"]
     for row in results["scale"]:
         repo = OUT / f"corpus-{row['entries']}"
+        install_site_files(repo)
         timed([*build, str(repo), "build"])
         row["generator_noop_s"], err = timed([*build, str(repo), "build"])
         row["generator_noop_s"] = round(row["generator_noop_s"], 2)

@@ -10,6 +10,7 @@ import sys
 import types
 from pathlib import Path
 
+import watchdog.observers
 from jinja2.bccache import Bucket, BytecodeCache
 from mkdocs.exceptions import Abort
 
@@ -53,6 +54,34 @@ def on_env(env, config, files):
     if holder is not None:
         env.bytecode_cache = holder.template_code
     return env
+
+
+def on_serve(server, config, builder):
+    """Notice saved files as the operating system reports them (inotify on Linux) instead of
+    MkDocs's scan of every watched file each 0.5 s, which was half of the edit-to-preview time.
+
+    The generated docs_dir is not watched: the hook rewrites it during a rebuild, from the
+    entries, templates and docs that mkdocs.yml's `watch:` list names, and a watch on it only
+    queued a second rebuild after each edit. MkDocs watches the `watch:` list after this event,
+    so those land on the new observer; what it already watches is moved there."""
+    server.unwatch(config.docs_dir)
+    moved = _unwatched(server, [config.config_file_path, *config.theme.dirs])
+    server.observer = watchdog.observers.Observer()
+    for path in moved:
+        server.watch(path)
+    return server
+
+
+def _unwatched(server, paths: list[str]) -> list[str]:
+    """Those of `paths` the server watched (the theme's only with --watch-theme), now unwatched."""
+    stopped = []
+    for path in paths:
+        try:
+            server.unwatch(path)
+        except KeyError:
+            continue
+        stopped.append(path)
+    return stopped
 
 
 def on_pre_build(config) -> None:

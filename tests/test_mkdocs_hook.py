@@ -41,3 +41,42 @@ def test_compiled_theme_templates_outlive_a_rebuild(serve_session):
     templates["page.html"] = "Bye {{ name }}"
     third = mkdocs_hook.on_env(Environment(loader=DictLoader(templates)), None, None)
     assert third.get_template("page.html").render(name="c") == "Bye c"
+
+
+def test_serve_watches_by_file_events_and_not_the_generated_pages(tmp_path):
+    from types import SimpleNamespace
+
+    import watchdog.observers
+    from mkdocs.livereload import LiveReloadServer
+
+    folders = {name: tmp_path / name for name in ("docs_out", "theme", "entries")}
+    for folder in folders.values():
+        folder.mkdir()
+    config_file = tmp_path / "mkdocs.yml"
+    config_file.write_text("site_name: t\n")
+    config = SimpleNamespace(
+        docs_dir=str(folders["docs_out"]), config_file_path=str(config_file), theme=SimpleNamespace(dirs=[str(folders["theme"])])
+    )
+    server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path))
+    # What `mkdocs serve` watches before this event (the theme only with --watch-theme).
+    server.watch(config.docs_dir)
+    server.watch(config.config_file_path)
+    server = mkdocs_hook.on_serve(server, config, builder=None)
+    server.watch(str(folders["entries"]))  # mkdocs.yml's `watch:` list comes after the event
+
+    assert isinstance(server.observer, watchdog.observers.Observer)
+    # (watchdog watches a file through its folder)
+    watched = sorted(emitter.watch.path for emitter in server.observer.emitters)
+    assert watched == sorted([str(tmp_path), str(folders["entries"])])
+    server.observer.start()
+    try:
+        (folders["docs_out"] / "page.md").write_text("# Written by the hook\n")
+        with server._rebuild_cond:
+            assert not server._rebuild_cond.wait_for(lambda: server._want_rebuild, timeout=0.5)
+        # An edit under a watched folder asks for a rebuild within moments, not at the next scan.
+        (folders["entries"] / "a.yaml").write_text("id: a\n")
+        with server._rebuild_cond:
+            assert server._rebuild_cond.wait_for(lambda: server._want_rebuild, timeout=2)
+    finally:
+        server.observer.stop()
+        server.observer.join()
