@@ -77,6 +77,7 @@ def make_environment(templates_dir: Path) -> Environment:
         front_matter=front_matter,
         jsonattr=lambda value: json.dumps(value, ensure_ascii=False, sort_keys=True),
     )
+    env.globals["entry_url"] = entry_url
     return env
 
 
@@ -192,6 +193,7 @@ def index_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Page
     template = env.get_template("index.md.j2")
     overview = env.get_template("overview.md.j2")
     title_cells = _title_cells(catalog)
+    category_titles = _category_titles(catalog)
     pages = []
     for kind, (folder, query, heading) in INDEX_KINDS.items():
         terms = catalog.vocabulary.terms(kind)
@@ -205,7 +207,7 @@ def index_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Page
                 "term": term,
                 "heading": heading,
                 "entries": entries,
-                "catalog": catalog,
+                "category_titles": category_titles,
                 "title_cells": title_cells,
             }
             pages.append(Page(f"{folder}/{slug}.md", template.render(context)))
@@ -229,6 +231,7 @@ def listing_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Pa
         "system_terms": catalog.vocabulary.terms("systems"),
         "new_issue_url": site.new_issue_url,
         "title_cells": _title_cells(catalog),
+        "category_titles": _category_titles(catalog),
     }
     return [
         Page("index.md", env.get_template("home.md.j2").render(context)),
@@ -306,8 +309,12 @@ def _csv_safe(value: str) -> str:
 
 
 def _title_cells(catalog: Catalog) -> dict[str, str]:
-    """Each entry's title as a table cell, made once: an entry is listed on several pages."""
-    return {entry.id: markdown.table_cell(markdown.inline(entry.title)) for entry in catalog.entries}
+    """Each entry's title as an HTML table cell, made once: an entry is listed on several pages."""
+    return {entry.id: markdown.inline_html(entry.title) for entry in catalog.entries}
+
+
+def _category_titles(catalog: Catalog) -> dict[str, str]:
+    return {slug: term.title for slug, term in catalog.vocabulary.terms("categories").items()}
 
 
 def _by_severity_then_title(entries: list[Entry], catalog: Catalog) -> list[Entry]:

@@ -84,3 +84,11 @@ def test_table_cells_escape_pipes_outside_code():
 
 def test_code_span_survives_backticks():
     assert html(markdown.code_span("a ``b`` c")) == "<p><code>a ``b`` c</code></p>"
+
+
+def test_listing_titles_are_escaped_html_with_code_spans():
+    assert markdown.inline_html("OOM in `torch.cuda.<alloc>` & co") == "OOM in <code>torch.cuda.&lt;alloc&gt;</code> &amp; co"
+    assert markdown.inline_html('</a><script>alert("x")</script>') == '&lt;/a&gt;&lt;script&gt;alert("x")&lt;/script&gt;'
+    # An unbalanced backtick stays text; a double-backtick span may hold one; lines are joined.
+    assert markdown.inline_html("GLIBCXX_3.4.xx' not found `") == "GLIBCXX_3.4.xx' not found `"
+    assert markdown.inline_html("``a`b``\nnext") == "<code>a`b</code> next"

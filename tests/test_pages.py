@@ -154,7 +154,8 @@ def test_lifecycle_banner_and_still_listed(repo, status, banner):
     )
     pages = render_fixture_pages(repo)
     assert banner in pages["entries/cuda-oom.md"]
-    assert "(entries/cuda-oom.md)" in pages["all.md"] and "(../entries/cuda-oom.md)" in pages["categories/memory.md"]
+    assert 'href="../entries/cuda-oom/"' in pages["all.md"]
+    assert 'href="../../entries/cuda-oom/"' in pages["categories/memory.md"]
 
 
 def test_last_updated_comes_from_git(repo):

@@ -57,6 +57,26 @@ def test_strict_build_produces_every_page_kind(site):
         assert (site / path).is_file(), path
 
 
+def test_every_link_in_the_built_site_resolves(site):
+    """Listing tables are raw HTML with final URLs, which MkDocs's --strict does not check."""
+    pages = sorted(site.rglob("*.html"))
+    checked = 0
+    for page in pages:
+        for target in re.findall(r'href="([^"]+)"', page.read_text(encoding="utf-8")):
+            if re.match(r"[a-z]+:|//|#", target):
+                continue
+            path = target.split("#")[0].split("?")[0]
+            # 404.html links from the site's root path (/trainwreck/ from site_url)
+            folder = site if path.startswith("/") else page.parent
+            resolved = (folder / re.sub(r"^/[^/]+/", "", path)).resolve()
+            assert resolved.is_file() or (resolved / "index.html").is_file(), f"{page.relative_to(site)} → {target}"
+            checked += 1
+    listed = (site / "all" / "index.html").read_text(encoding="utf-8")
+    assert '<td><a href="../entries/cuda-oom/">' in listed and '<a href="../tags/oom/">oom</a>' in listed
+    assert '<a href="../../entries/cuda-oom/">' in (site / "tags" / "oom" / "index.html").read_text(encoding="utf-8")
+    assert checked > 20 * len(pages) / 2
+
+
 def test_entries_stay_out_of_the_nav(site):
     home = (site / "index.html").read_text(encoding="utf-8")
     entry = (site / "entries/cuda-oom/index.html").read_text(encoding="utf-8")
