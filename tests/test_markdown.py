@@ -87,8 +87,13 @@ def test_code_span_survives_backticks():
 
 
 def test_listing_titles_are_escaped_html_with_code_spans():
-    assert markdown.inline_html("OOM in `torch.cuda.<alloc>` & co") == "OOM in <code>torch.cuda.&lt;alloc&gt;</code> &amp; co"
-    assert markdown.inline_html('</a><script>alert("x")</script>') == '&lt;/a&gt;&lt;script&gt;alert("x")&lt;/script&gt;'
+    assert (
+        markdown.inline_html("OOM in `torch.cuda.<alloc>` & co")
+        == "OOM in <code>torch.cuda.&lt;alloc&gt;</code> &amp; co"
+    )
+    assert (
+        markdown.inline_html('</a><script>alert("x")</script>') == '&lt;/a&gt;&lt;script&gt;alert("x")&lt;/script&gt;'
+    )
     # An unbalanced backtick stays text; a double-backtick span may hold one; lines are joined.
     assert markdown.inline_html("GLIBCXX_3.4.xx' not found `") == "GLIBCXX_3.4.xx' not found `"
     assert markdown.inline_html("``a`b``\nnext") == "<code>a`b</code> next"

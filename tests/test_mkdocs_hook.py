@@ -55,7 +55,9 @@ def test_serve_watches_by_file_events_and_not_the_generated_pages(tmp_path):
     config_file = tmp_path / "mkdocs.yml"
     config_file.write_text("site_name: t\n")
     config = SimpleNamespace(
-        docs_dir=str(folders["docs_out"]), config_file_path=str(config_file), theme=SimpleNamespace(dirs=[str(folders["theme"])])
+        docs_dir=str(folders["docs_out"]),
+        config_file_path=str(config_file),
+        theme=SimpleNamespace(dirs=[str(folders["theme"])]),
     )
     server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path))
     # What `mkdocs serve` watches before this event (the theme only with --watch-theme).
