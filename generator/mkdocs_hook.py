@@ -16,6 +16,7 @@ from mkdocs.exceptions import Abort
 
 from generator.build import Memo, build
 from generator.errors import ProblemsFound
+from generator.raw_html import put_back, set_aside
 from generator.settings import settings_for
 
 log = logging.getLogger("mkdocs.plugins.trainwreck")
@@ -23,6 +24,9 @@ log = logging.getLogger("mkdocs.plugins.trainwreck")
 # `mkdocs serve`), so what a serve session keeps lives in a module of its own, which stays for
 # the whole process.
 MEMO_HOLDER = "generator._mkdocs_serve_memo"
+# Raw HTML blocks of the page being rendered, by page path: between on_page_markdown and
+# on_page_content (see generator/raw_html.py).
+_set_aside: dict[str, list[str]] = {}
 
 
 class TemplateCode(BytecodeCache):
@@ -95,3 +99,14 @@ def on_pre_build(config) -> None:
         raise Abort(f"{len(found.problems)} problem(s) in entries; the previous pages were kept") from None
     if report.write and report.write.written:
         log.info(f"trainwreck: {report.write.written} page(s) regenerated, {report.write.removed} removed")
+
+
+def on_page_markdown(markdown, page, config, files):
+    markdown, blocks = set_aside(markdown)
+    if blocks:
+        _set_aside[page.file.src_uri] = blocks
+    return markdown
+
+
+def on_page_content(html, page, config, files):
+    return put_back(html, _set_aside.pop(page.file.src_uri, []))
