@@ -16,6 +16,7 @@ from mkdocs.exceptions import Abort
 
 from generator.build import Memo, build
 from generator.errors import ProblemsFound
+from generator.mkdocs_pages import convert_entry_pages
 from generator.raw_html import put_back, set_aside
 from generator.settings import settings_for
 
@@ -99,6 +100,14 @@ def on_pre_build(config) -> None:
         raise Abort(f"{len(found.problems)} problem(s) in entries; the previous pages were kept") from None
     if report.write and report.write.written:
         log.info(f"trainwreck: {report.write.written} page(s) regenerated, {report.write.removed} removed")
+
+
+def on_nav(nav, config, files):
+    # A one-off build converts the entry pages on every core. `mkdocs serve` rebuilds only the
+    # edited pages, in one process.
+    if MEMO_HOLDER not in sys.modules:
+        convert_entry_pages(config, files)
+    return nav
 
 
 def on_page_markdown(markdown, page, config, files):

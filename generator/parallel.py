@@ -28,14 +28,21 @@ def worker_count() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+def forked_workers(count: int, workers: int) -> int:
+    """How many processes map_in_parts would fork for `count` items; 1 means none."""
+    # Forking copies only the calling thread: with others running, a lock one of them holds
+    # would stay locked in the child for ever. Then, and where fork does not exist, one process.
+    if threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return max(1, min(workers, count // MIN_ITEMS_PER_WORKER))
+
+
 def map_in_parts(
     function: Callable[[Shared, int, int], list[Result]], shared: Shared, count: int, workers: int
 ) -> list[Result]:
     """`function(shared, start, stop)` over consecutive parts of range(count), results joined in order."""
-    workers = min(workers, count // MIN_ITEMS_PER_WORKER)
-    # Forking copies only the calling thread: with others running, a lock one of them holds
-    # would stay locked in the child for ever. Then, and where fork does not exist, one process.
-    if workers <= 1 or threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+    workers = forked_workers(count, workers)
+    if workers <= 1:
         return function(shared, 0, count)
     global _job
     _job = (function, shared)

@@ -1,0 +1,119 @@
+"""Entry pages converted from Markdown on every core during `mkdocs build`.
+
+MkDocs 1.6 converts pages one after another on one core, and Python-Markdown takes about 8 ms
+an entry page: most of a 10,000-entry build. From `on_nav` (after MkDocs has listed the files,
+before it reads a page) the hook hands the entry pages to forked workers, which do what MkDocs
+would: read the page, run the plugins' `page_markdown` event, convert it. Each entry file then
+gets a `ConvertedPage` holding the result, and MkDocs's own build reads that instead of
+converting again; everything else (plugin events, theme templates, the anchor check, writing)
+stays MkDocs's, in the main process. Warnings a worker logs are logged again here, so
+`--strict` counts them.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import TableOfContents
+
+from generator.parallel import forked_workers, map_in_parts, worker_count
+from generator.pages import ENTRY_DIR
+
+MKDOCS_LOG = logging.getLogger("mkdocs")
+
+
+@dataclass
+class Converted:
+    """What MkDocs's Page.read_source and Page.render produce for one page; picklable."""
+
+    markdown: str  # as read, before plugins' page_markdown events (MkDocs runs those again)
+    meta: dict
+    content: str
+    toc: TableOfContents
+    title_from_render: str | None
+    present_anchor_ids: set[str]
+    links_to_anchors: dict[str, dict[str, str]] | None  # by the linked file's src_uri
+    log: list[tuple[str, int, str]]  # (logger name, level, message)
+
+
+class ConvertedPage(Page):
+    """A page whose source was read and converted in a worker; MkDocs uses it like any page."""
+
+    def __init__(self, file: File, config, converted: Converted) -> None:
+        self.converted = converted
+        super().__init__(None, file, config)
+
+    def read_source(self, config) -> None:
+        self.markdown, self.meta = self.converted.markdown, dict(self.converted.meta)
+
+    def render(self, config, files: Files) -> None:
+        done = self.converted
+        self.content, self.toc = done.content, done.toc
+        self._title_from_render = done.title_from_render
+        self.present_anchor_ids = done.present_anchor_ids
+        if done.links_to_anchors is not None:
+            self.links_to_anchors = {
+                files.get_file_from_path(uri): links for uri, links in done.links_to_anchors.items()
+            }
+        for name, level, message in done.log:
+            logging.getLogger(name).log(level, message)
+
+
+def convert_entry_pages(config, files: Files, workers: int | None = None) -> int:
+    """Convert the entry pages in worker processes; how many were converted.
+
+    With one core, or too few pages to pay for the workers, nothing happens here and MkDocs
+    converts them as usual."""
+    entry_files = [file for file in files.documentation_pages() if file.src_uri.startswith(f"{ENTRY_DIR}/")]
+    workers = forked_workers(len(entry_files), workers or worker_count())
+    if workers <= 1:
+        return 0
+    results = map_in_parts(_converted_part, (config, files, entry_files), len(entry_files), workers)
+    for file, converted in zip(entry_files, results, strict=True):
+        ConvertedPage(file, config, converted)
+    return len(results)
+
+
+def _converted_part(job: tuple, start: int, stop: int) -> list[Converted]:
+    config, files, entry_files = job
+    collected = _Collect()
+    # In a worker: its records go back to the main process instead of being printed here.
+    MKDOCS_LOG.handlers, MKDOCS_LOG.propagate = [collected], False
+    return [_converted(file, config, files, collected) for file in entry_files[start:stop]]
+
+
+def _converted(file: File, config, files: Files, collected: _Collect) -> Converted:
+    collected.records = []
+    page = Page(None, file, config)
+    try:
+        page = config.plugins.on_pre_page(page, config=config, files=files)
+        page.read_source(config)
+        source = page.markdown
+        page.markdown = config.plugins.on_page_markdown(page.markdown, page=page, config=config, files=files)
+        page.render(config, files)
+    except Exception as error:
+        error.add_note(f"while converting {file.src_uri}")
+        raise
+    links = page.links_to_anchors
+    return Converted(
+        markdown=source,
+        meta=page.meta,
+        content=page.content,
+        toc=page.toc,
+        title_from_render=page._title_from_render,
+        present_anchor_ids=page.present_anchor_ids,
+        links_to_anchors=None if links is None else {linked.src_uri: anchors for linked, anchors in links.items()},
+        log=collected.records,
+    )
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.NOTSET)
+        self.records: list[tuple[str, int, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append((record.name, record.levelno, record.getMessage()))
