@@ -19,8 +19,8 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import TableOfContents
 
-from generator.parallel import forked_workers, map_in_parts, worker_count
 from generator.pages import ENTRY_DIR
+from generator.parallel import forked_workers, map_in_parts, worker_count
 
 MKDOCS_LOG = logging.getLogger("mkdocs")
 
