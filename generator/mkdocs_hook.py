@@ -16,7 +16,7 @@ from mkdocs.exceptions import Abort
 
 from generator.build import Memo, build
 from generator.errors import ProblemsFound
-from generator.mkdocs_pages import convert_entry_pages
+from generator.mkdocs_pages import convert_entry_pages, render_entry_pages
 from generator.raw_html import put_back, set_aside
 from generator.settings import settings_for
 
@@ -28,6 +28,7 @@ MEMO_HOLDER = "generator._mkdocs_serve_memo"
 # Raw HTML blocks of the page being rendered, by page path: between on_page_markdown and
 # on_page_content (see generator/raw_html.py).
 _set_aside: dict[str, list[str]] = {}
+_nav: list = []  # this build's navigation, from on_nav for on_env
 
 
 class TemplateCode(BytecodeCache):
@@ -58,6 +59,8 @@ def on_env(env, config, files):
     holder = sys.modules.get(MEMO_HOLDER)
     if holder is not None:
         env.bytecode_cache = holder.template_code
+    elif _nav:
+        render_entry_pages(env, config, files, _nav[0])
     return env
 
 
@@ -103,10 +106,11 @@ def on_pre_build(config) -> None:
 
 
 def on_nav(nav, config, files):
-    # A one-off build converts the entry pages on every core. `mkdocs serve` rebuilds only the
-    # edited pages, in one process.
+    # A one-off build converts and renders the entry pages on every core (on_env renders them).
+    # `mkdocs serve` rebuilds only the edited pages, in one process.
     if MEMO_HOLDER not in sys.modules:
         convert_entry_pages(config, files)
+        _nav[:] = [nav]
     return nav
 
 

@@ -1,13 +1,18 @@
-"""Entry pages converted from Markdown on every core during `mkdocs build`.
+"""Entry pages converted and rendered on every core during `mkdocs build`.
 
-MkDocs 1.6 converts pages one after another on one core, and Python-Markdown takes about 8 ms
-an entry page: most of a 10,000-entry build. From `on_nav` (after MkDocs has listed the files,
-before it reads a page) the hook hands the entry pages to forked workers, which do what MkDocs
-would: read the page, run the plugins' `page_markdown` event, convert it. Each entry file then
-gets a `ConvertedPage` holding the result, and MkDocs's own build reads that instead of
-converting again; everything else (plugin events, theme templates, the anchor check, writing)
-stays MkDocs's, in the main process. Warnings a worker logs are logged again here, so
-`--strict` counts them.
+MkDocs 1.6 builds pages one after another on one core: Python-Markdown takes about 8 ms an
+entry page and the theme's templates 2 ms, most of a 10,000-entry build. The MkDocs hook hands
+the entry pages to forked workers twice, doing what MkDocs would do at that point:
+
+1. From `on_nav` (MkDocs has listed the files, and reads no page before this returns), workers
+   read each entry page, run the plugins' `page_markdown` event and convert it. Each entry
+   file gets a `ConvertedPage` holding the result, which MkDocs reads instead of converting.
+2. From `on_env` (every page is converted; no page is rendered yet), workers render each entry
+   page through the theme. The page's template becomes `trainwreck-rendered.html`, which
+   prints the HTML already made, so MkDocs's own loop only runs the plugin events and writes.
+
+Everything else (plugin events, the anchor check, writing, the other pages) stays MkDocs's, in
+the main process. Warnings a worker logs are logged again here, so `--strict` counts them.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from mkdocs.commands.build import get_context
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import TableOfContents
@@ -23,6 +29,7 @@ from generator.pages import ENTRY_DIR
 from generator.parallel import forked_workers, map_in_parts, worker_count
 
 MKDOCS_LOG = logging.getLogger("mkdocs")
+RENDERED_TEMPLATE = "trainwreck-rendered.html"  # in site_overrides: prints page.rendered_html
 
 
 @dataclass
@@ -58,8 +65,7 @@ class ConvertedPage(Page):
             self.links_to_anchors = {
                 files.get_file_from_path(uri): links for uri, links in done.links_to_anchors.items()
             }
-        for name, level, message in done.log:
-            logging.getLogger(name).log(level, message)
+        _log_again(done.log)
 
 
 def convert_entry_pages(config, files: Files, workers: int | None = None) -> int:
@@ -77,12 +83,64 @@ def convert_entry_pages(config, files: Files, workers: int | None = None) -> int
     return len(results)
 
 
+def render_entry_pages(env, config, files: Files, nav, workers: int | None = None) -> int:
+    """Render the converted entry pages through the theme in worker processes; how many were.
+
+    Each page keeps its HTML and gets the template that prints it as is."""
+    pages = [file.page for file in files.documentation_pages() if isinstance(file.page, ConvertedPage)]
+    workers = forked_workers(len(pages), workers or worker_count())
+    if workers <= 1:
+        return 0
+    results = map_in_parts(_rendered_part, (env, config, files, nav, pages), len(pages), workers)
+    for page, (html, log) in zip(pages, results, strict=True):
+        _log_again(log)
+        page.rendered_html = html
+        page.meta["template"] = RENDERED_TEMPLATE
+    return len(results)
+
+
 def _converted_part(job: tuple, start: int, stop: int) -> list[Converted]:
     config, files, entry_files = job
-    collected = _Collect()
-    # In a worker: its records go back to the main process instead of being printed here.
-    MKDOCS_LOG.handlers, MKDOCS_LOG.propagate = [collected], False
+    collected = _collect_log_here()
     return [_converted(file, config, files, collected) for file in entry_files[start:stop]]
+
+
+def _rendered_part(job: tuple, start: int, stop: int) -> list[tuple[str, list]]:
+    env, config, files, nav, pages = job
+    collected = _collect_log_here()
+    doc_files = files.documentation_pages()
+    rendered = []
+    for page in pages[start:stop]:
+        collected.records = []
+        rendered.append((_rendered(page, env, config, doc_files, nav), collected.records))
+    return rendered
+
+
+def _rendered(page: Page, env, config, doc_files, nav) -> str:
+    """The page's HTML as MkDocs's build would render it, before the `post_page` event."""
+    page.active = True
+    try:
+        context = get_context(nav, doc_files, config, page)
+        template = env.get_template(page.meta.get("template", "main.html"))
+        context = config.plugins.on_page_context(context, page=page, config=config, nav=nav)
+        return template.render(context)
+    except Exception as error:
+        error.add_note(f"while rendering {page.file.src_uri}")
+        raise
+    finally:
+        page.active = False
+
+
+def _collect_log_here() -> _Collect:
+    """In a worker: its log records go back to the main process instead of being printed here."""
+    collected = _Collect()
+    MKDOCS_LOG.handlers, MKDOCS_LOG.propagate = [collected], False
+    return collected
+
+
+def _log_again(records: list[tuple[str, int, str]]) -> None:
+    for name, level, message in records:
+        logging.getLogger(name).log(level, message)
 
 
 def _converted(file: File, config, files: Files, collected: _Collect) -> Converted:

@@ -14,7 +14,8 @@ from generator.build import build
 pytestmark = pytest.mark.slow
 
 # `mkdocs build --strict` in a fresh process (no threads, so the workers may fork), with every
-# entry page worth a worker when `per_worker` is 1. Prints how many pages the workers converted.
+# entry page worth a worker when `per_worker` is 1. Prints how many pages the workers converted
+# and rendered.
 BUILD = """
 import logging
 import sys
@@ -25,9 +26,10 @@ from generator import mkdocs_pages, parallel
 
 logging.basicConfig(format="%(levelname)s %(message)s")
 parallel.MIN_ITEMS_PER_WORKER = int(sys.argv[2])
-converted = []
-convert = mkdocs_pages.convert_entry_pages
-mkdocs_pages.convert_entry_pages = lambda *args: converted.append(convert(*args)) or converted[-1]
+counts = {"converted": [], "rendered": []}
+convert, render = mkdocs_pages.convert_entry_pages, mkdocs_pages.render_entry_pages
+mkdocs_pages.convert_entry_pages = lambda *a: counts["converted"].append(convert(*a)) or counts["converted"][-1]
+mkdocs_pages.render_entry_pages = lambda *a: counts["rendered"].append(render(*a)) or counts["rendered"][-1]
 config = load_config(sys.argv[1], strict=True)
 config.plugins.on_startup(command="build", dirty=False)
 try:
@@ -35,7 +37,7 @@ try:
 except Abort as stopped:
     sys.exit(f"Abort: {stopped}")
 finally:
-    print("converted in workers:", sum(converted))
+    print("converted in workers:", sum(counts["converted"]), "rendered in workers:", sum(counts["rendered"]))
 """
 
 
@@ -55,12 +57,12 @@ def test_pages_converted_in_workers_equal_mkdocs_own(repo):
     build(repo)
     alone = mkdocs_build(repo, per_worker=10_000)
     assert alone.returncode == 0, alone.stderr
-    assert "converted in workers: 0" in alone.stdout
+    assert "converted in workers: 0 rendered in workers: 0" in alone.stdout
     one_process = site_files(repo)
 
     forked = mkdocs_build(repo, per_worker=1)
     assert forked.returncode == 0, forked.stderr
-    assert "converted in workers: 4" in forked.stdout
+    assert "converted in workers: 4 rendered in workers: 4" in forked.stdout
     assert site_files(repo) == one_process
     assert '<h2 id="the-fix">' in one_process["entries/cuda-oom/index.html"].decode()
 
