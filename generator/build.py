@@ -12,6 +12,7 @@ from jinja2 import Environment
 from generator import freshness
 from generator.catalog import Catalog, build_catalog
 from generator.entries import load_entries
+from generator.entry_cache import EntryCache, open_cache
 from generator.errors import Problem, ProblemsFound
 from generator.fingerprints import canonical_json, compile_fingerprints, example_problems
 from generator.history import last_updated
@@ -51,13 +52,18 @@ class Memo:
         return self
 
 
-def load_catalog(settings: Settings, memo: Memo | None = None, workers: int = 1) -> Catalog:
-    """Read and check every entry; raise ProblemsFound with all problems of all files at once."""
+def load_catalog(
+    settings: Settings, memo: Memo | None = None, workers: int = 1, cache: EntryCache | None = None
+) -> Catalog:
+    """Read and check every entry; raise ProblemsFound with all problems of all files at once.
+
+    With a cache, entries that passed in an earlier build are not parsed or checked again, and
+    when all pass, the cache is updated to hold exactly this catalog's entries."""
     # Vocabulary first: every entry is checked against it.
     vocabulary = load_vocabulary(settings.vocab_dir, settings.root)
     # Each file on its own: syntax, schema, id = file name. All files, all problems.
     sources, problems = find_sources(settings.entries_dir, settings.root)
-    loaded, entry_problems = load_entries(sources, vocabulary, memo.entries if memo else None, workers)
+    loaded, entry_problems = load_entries(sources, vocabulary, memo.entries if memo else None, workers, cache)
     problems += entry_problems
     if problems:
         raise ProblemsFound(problems)
@@ -69,6 +75,10 @@ def load_catalog(settings: Settings, memo: Memo | None = None, workers: int = 1)
     problems = example_problems(catalog, memo.examples if memo else None, workers)
     if problems:
         raise ProblemsFound(problems)
+    if cache is not None:
+        cache.save(
+            {item.cache_key: cache.model_json(item.cache_key) or item.entry.model_dump_json() for item in loaded}
+        )
     return catalog
 
 
@@ -95,7 +105,9 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
     # 1. Entries → catalog. Raises with every problem before anything is rendered.
     # A long-lived process (mkdocs serve) keeps a memo and rebuilds little; others use every core.
     workers = 1 if memo is not None else worker_count()
-    catalog = load_catalog(settings, memo, workers)
+    # A one-off build keeps what it checked for the next one (`--check` only reads the cache).
+    cache = open_cache(settings, read_only=not write) if memo is None else None
+    catalog = load_catalog(settings, memo, workers, cache)
     # 2. Catalog → pages, in memory.
     site = replace(site_info(settings), last_updated=last_updated(settings.root))
     if memo is None:

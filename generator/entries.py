@@ -9,6 +9,7 @@ from difflib import get_close_matches
 from pydantic import ValidationError
 
 from generator.document import Document, DocumentError, read_document
+from generator.entry_cache import EntryCache, cache_key
 from generator.errors import Problem
 from generator.parallel import map_in_parts
 from generator.schema import Entry, model_of
@@ -25,19 +26,28 @@ class LoadedEntry:
     entry: Entry
     source: Source
     document: Document
+    cache_key: str = ""  # set when loaded with an EntryCache
+    examples_checked: bool = False  # its diagnose examples passed in an earlier build (cached)
 
 
 def load_entries(
-    sources: list[Source], vocabulary: Vocabulary, memo: dict | None = None, workers: int = 1
+    sources: list[Source],
+    vocabulary: Vocabulary,
+    memo: dict | None = None,
+    workers: int = 1,
+    cache: EntryCache | None = None,
 ) -> tuple[list[LoadedEntry], list[Problem]]:
     """Validate every source independently and return the good ones plus all problems found.
 
     With a memo (kept by a long-lived process), a file whose size and mtime did not change since
     the last call is not read again. Without one, the YAML is parsed on `workers` cores (the
-    parsed data travels back cheaply; validated models would not).
+    parsed data travels back cheaply; validated models would not). With a cache (of earlier
+    builds), a file that passed before is validated from its cached model instead of parsed.
     """
     if memo is not None:
         results = [_load_remembered(source, vocabulary, memo) for source in sources]
+    elif cache is not None:
+        results = _load_cached(sources, vocabulary, cache, workers)
     else:
         documents = map_in_parts(_read_part, sources, len(sources), workers)
         results = [_validated(source, read, vocabulary) for source, read in zip(sources, documents, strict=True)]
@@ -47,6 +57,41 @@ def load_entries(
 
 def _read_part(sources: list[Source], start: int, stop: int) -> list[Document | Problem]:
     return [_read(source) for source in sources[start:stop]]
+
+
+def _load_cached(
+    sources: list[Source], vocabulary: Vocabulary, cache: EntryCache, workers: int
+) -> list[tuple[LoadedEntry | None, list[Problem]]]:
+    raws = [_raw(source) for source in sources]
+    keys = [cache_key(source, raw) if isinstance(raw, bytes) else "" for source, raw in zip(sources, raws, strict=True)]
+    results = [
+        _from_cache(source, raw, key, cache, vocabulary) for source, raw, key in zip(sources, raws, keys, strict=True)
+    ]
+    misses = [index for index, result in enumerate(results) if result is None]
+    to_parse = [(sources[index], raws[index]) for index in misses]
+    documents = map_in_parts(_parse_part, to_parse, len(misses), workers)
+    for index, document in zip(misses, documents, strict=True):
+        results[index] = _validated(sources[index], document, vocabulary, keys[index])
+    return results
+
+
+def _from_cache(
+    source: Source, raw: bytes | Problem, key: str, cache: EntryCache, vocabulary: Vocabulary
+) -> tuple[LoadedEntry, list[Problem]] | None:
+    """The entry rebuilt from the cache, or None when it has to be parsed and checked in full."""
+    model = cache.model_json(key) if key else None
+    if model is None:
+        return None
+    try:
+        entry = Entry.model_validate_json(model, context={"vocabulary": vocabulary})
+    except ValidationError:
+        return None
+    document = Document(None, raw.decode("utf-8"))
+    return LoadedEntry(entry, source, document, cache_key=key, examples_checked=True), []
+
+
+def _parse_part(to_parse: list[tuple[Source, bytes | Problem]], start: int, stop: int) -> list[Document | Problem]:
+    return [_parsed(raw, source) for source, raw in to_parse[start:stop]]
 
 
 def _load_remembered(source: Source, vocabulary: Vocabulary, memo: dict) -> tuple[LoadedEntry | None, list[Problem]]:
@@ -65,17 +110,28 @@ def load_entry(source: Source, vocabulary: Vocabulary) -> tuple[LoadedEntry | No
 
 
 def _read(source: Source) -> Document | Problem:
-    """The parsed file, or the problem that stopped it from being parsed."""
+    """The parsed file, or the problem that stopped it from being read or parsed."""
+    return _parsed(_raw(source), source)
+
+
+def _raw(source: Source) -> bytes | Problem:
     try:
-        return read_document(source.path.read_bytes())
-    except DocumentError as error:
-        return Problem(source.shown, error.line, error.col, error.field, error.message)
+        return source.path.read_bytes()
     except OSError as error:
         return Problem(source.shown, 1, 1, "", f"cannot read file: {error.strerror}")
 
 
+def _parsed(raw: bytes | Problem, source: Source) -> Document | Problem:
+    if isinstance(raw, Problem):
+        return raw
+    try:
+        return read_document(raw)
+    except DocumentError as error:
+        return Problem(source.shown, error.line, error.col, error.field, error.message)
+
+
 def _validated(
-    source: Source, document: Document | Problem, vocabulary: Vocabulary
+    source: Source, document: Document | Problem, vocabulary: Vocabulary, cache_key: str = ""
 ) -> tuple[LoadedEntry | None, list[Problem]]:
     if isinstance(document, Problem):
         return None, [document]
@@ -90,7 +146,7 @@ def _validated(
     except ValidationError as error:
         return None, placeholders + [_problem(source, document, detail) for detail in error.errors(include_url=False)]
     problems = placeholders + _path_problems(source, document, entry)
-    return (None if problems else LoadedEntry(entry, source, document.without_data())), problems
+    return (None if problems else LoadedEntry(entry, source, document.without_data(), cache_key)), problems
 
 
 def _placeholders(data: object, loc: tuple) -> list[tuple]:

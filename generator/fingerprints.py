@@ -99,10 +99,11 @@ def example_problems(catalog: Catalog, memo: dict | None = None, workers: int = 
     """Each entry's own examples must agree with its own fingerprints: `match` matches, `no_match` does not.
 
     With a memo, an entry whose content was already checked is not checked again; without one,
-    the entries are checked on `workers` cores.
+    the entries not checked by an earlier build (see entry_cache) are checked on `workers` cores.
     """
     if memo is None:
-        return map_in_parts(_part_example_problems, catalog.loaded, len(catalog.loaded), workers)
+        unchecked = [item for item in catalog.loaded if not item.examples_checked]
+        return map_in_parts(_part_example_problems, unchecked, len(unchecked), workers)
     problems = []
     for item in catalog.loaded:
         key = (item.source.shown, item.document.text)

@@ -108,3 +108,12 @@ def test_contributing_walkthrough_in_a_copy_of_the_repo(tmp_path):
     assert run("build").returncode == 0
     page = copy / "build" / "docs" / "entries" / "zz-contributed-failure.md"
     assert page.is_file() and "Duplicate GPU detected" in page.read_text(encoding="utf-8")
+
+
+def test_nothing_generated_is_committed():
+    """build/ holds the entry cache, which builds trust (generator/entry_cache.py): a pull
+    request must not be able to bring one. site/ is built output."""
+    tracked = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files", "--", "build", "site"], capture_output=True, text=True, check=True
+    )
+    assert tracked.stdout == ""

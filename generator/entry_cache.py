@@ -1,0 +1,83 @@
+"""Entries that passed every check of their own, remembered on disk from one build to the next.
+
+Parsing YAML and running each entry's diagnose examples are most of a build's time: PyYAML's C
+parser still calls Python for every scalar, and each example check compiles the entry's
+patterns. An entry file whose exact bytes, at the same path, passed those checks in an earlier
+build made by the same generator code with the same vocabularies is instead rebuilt from the
+JSON of its model, which Pydantic validates again: a tenth of the time.
+
+The cache is one JSON file in build/, which is git-ignored (tests/test_repo_files.py fails if a
+commit adds anything there). It only saves time: when it is missing, damaged or made by other
+code, every entry is checked in full.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pydantic
+import yaml
+
+from generator.settings import Settings
+from generator.sources import Source
+
+CACHE_NAME = ".trainwreck-entry-cache.json"
+GENERATOR_DIR = Path(__file__).parent
+
+
+@dataclass
+class EntryCache:
+    """Entry model JSON by cache key, as read at the start of a build."""
+
+    path: Path
+    version: str
+    models: dict[str, str] = field(default_factory=dict)
+    read_only: bool = False
+
+    def model_json(self, key: str) -> str | None:
+        return self.models.get(key)
+
+    def save(self, checked: dict[str, str]) -> None:
+        """Keep exactly the entries of this build (key → model JSON), replacing the old file
+        in one step. Unchanged content is not written again."""
+        if self.read_only or checked == self.models:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_name(self.path.name + ".partial")
+        partial.write_text(json.dumps({"version": self.version, "models": checked}), encoding="utf-8")
+        os.replace(partial, self.path)
+        self.models = checked
+
+
+def cache_key(source: Source, raw: bytes) -> str:
+    """The same bytes at the same path (the id and category checks depend on the path)."""
+    return hashlib.sha256(source.shown.encode("utf-8") + b"\0" + raw).hexdigest()
+
+
+def open_cache(settings: Settings, read_only: bool = False) -> EntryCache:
+    """The cache of earlier builds, or an empty one if there is none usable."""
+    path = settings.root / "build" / CACHE_NAME
+    version = checker_version(settings)
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stored = None
+    models = stored.get("models") if isinstance(stored, dict) and stored.get("version") == version else None
+    if not isinstance(models, dict) or not all(isinstance(value, str) for value in models.values()):
+        models = {}
+    return EntryCache(path, version, models, read_only)
+
+
+def checker_version(settings: Settings) -> str:
+    """Everything that decides whether an entry file passes its own checks: the generator's
+    code and data files, the vocabularies, and the versions of the parser and validator."""
+    digest = hashlib.sha256(f"pydantic {pydantic.VERSION} pyyaml {yaml.__version__}".encode())
+    files = sorted(GENERATOR_DIR.glob("*.py")) + sorted(GENERATOR_DIR.glob("*.json"))
+    files += sorted(path for path in settings.vocab_dir.glob("*") if path.is_file())
+    for path in files:
+        digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()

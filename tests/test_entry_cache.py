@@ -1,0 +1,105 @@
+"""Entries checked by an earlier build are taken from the cache; anything else is checked in full."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from conftest import fixture_text, write_entry
+
+from generator.build import build, load_catalog
+from generator.entry_cache import CACHE_NAME, open_cache
+from generator.errors import ProblemsFound
+
+ENTRIES = ["cuda-error-generic", "cuda-illegal-memory-access", "cuda-oom", "nccl-watchdog-timeout"]
+
+
+def cached_ids(settings) -> list[str]:
+    """Ids of the entries the next build takes from the cache (and does not check again)."""
+    catalog = load_catalog(settings, cache=open_cache(settings, read_only=True))
+    return sorted(item.entry.id for item in catalog.loaded if item.examples_checked)
+
+
+def problems_with_cache(settings) -> list[str]:
+    with pytest.raises(ProblemsFound) as caught:
+        load_catalog(settings, cache=open_cache(settings, read_only=True))
+    return [str(problem) for problem in caught.value.problems]
+
+
+def generated(settings) -> dict[str, bytes]:
+    docs = settings.generated_dir
+    return {str(path.relative_to(docs)): path.read_bytes() for path in sorted(docs.rglob("*")) if path.is_file()}
+
+
+def rebuild(settings) -> None:
+    """A full build, as after a change to the inputs (not the no-op shortcut)."""
+    shutil.rmtree(settings.generated_dir)
+    build(settings)
+
+
+def test_a_second_build_takes_every_entry_from_the_cache_and_writes_the_same(repo):
+    assert cached_ids(repo) == []
+    build(repo)
+    assert (repo.root / "build" / CACHE_NAME).is_file()
+    first = generated(repo)
+    assert cached_ids(repo) == ENTRIES
+    rebuild(repo)
+    assert generated(repo) == first
+
+
+def test_an_edited_entry_is_checked_again(repo):
+    build(repo)
+    text = fixture_text("memory", "cuda-oom").replace(
+        "RuntimeError: DataLoader worker", "CUDA out of memory. Tried to allocate 2 MiB."
+    )
+    write_entry(repo, "memory", "cuda-oom", text)
+    assert problems_with_cache(repo)[0].endswith("diagnose.examples.no_match.0: the fingerprints match this near-miss")
+    with pytest.raises(ProblemsFound):
+        build(repo)
+    # A failed build leaves the cache as it was: the old bytes are still known.
+    write_entry(repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom"))
+    assert cached_ids(repo) == ENTRIES
+
+
+def test_the_same_bytes_in_another_folder_are_checked_again(repo):
+    build(repo)
+    (repo.entries_dir / "memory" / "cuda-oom.yaml").rename(repo.entries_dir / "distributed" / "cuda-oom.yaml")
+    assert problems_with_cache(repo) == [
+        "entries/distributed/cuda-oom.yaml:4:11: category: 'memory' does not match the folder entries/distributed/"
+    ]
+
+
+def test_a_vocabulary_change_checks_every_entry_again(repo):
+    build(repo)
+    tags = repo.vocab_dir / "tags.yml"
+    tags.write_text(tags.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert cached_ids(repo) == []
+
+
+@pytest.mark.parametrize("content", ["not json", json.dumps({"version": "other", "models": {}}), json.dumps([1])])
+def test_a_damaged_or_foreign_cache_is_ignored(repo, content):
+    build(repo)
+    first = generated(repo)
+    (repo.root / "build" / CACHE_NAME).write_text(content, encoding="utf-8")
+    assert cached_ids(repo) == []
+    rebuild(repo)
+    assert generated(repo) == first
+    assert cached_ids(repo) == ENTRIES
+
+
+def test_a_cached_model_that_no_longer_validates_is_parsed_again(repo):
+    build(repo)
+    path = repo.root / "build" / CACHE_NAME
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    stored["models"] = {
+        key: model.replace('"severity":"high"', '"severity":"apocalyptic"') for key, model in stored["models"].items()
+    }
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    rebuilt = sorted(item.entry.severity for item in load_catalog(repo, cache=open_cache(repo)).loaded)
+    assert "apocalyptic" not in rebuilt and "high" in rebuilt
+
+
+def test_check_only_builds_leave_the_cache_alone(repo):
+    build(repo, write=False)
+    assert not (repo.root / "build" / CACHE_NAME).exists()
