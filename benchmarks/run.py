@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -33,6 +34,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_diagnose import run as run_diagnose  # noqa: E402
 from make_corpus import install_site_files, make_corpus  # noqa: E402
+
+from generator.entry_cache import CACHE_NAME  # noqa: E402
 
 PYTHON = sys.executable
 CHROMIUM = os.environ.get("TRAINWRECK_CHROMIUM", "/usr/bin/chromium")
@@ -68,14 +71,25 @@ def generator_figures(repo: Path) -> dict:
     retitle(victim, "Edited - ")
     edit, err = timed(build)
     edit_written = int(re.search(r"(\d+) written", err).group(1))
-    render_only, _ = timed([PYTHON, "-m", "generator", "--root", str(repo), "build", "--check"])
+    check = [PYTHON, "-m", "generator", "--root", str(repo), "build", "--check"]
+    render_only, _ = timed(check)
+    # The same without the entry cache of earlier builds (a fresh clone), and a full build
+    # that finds the cache but no output (after deleting build/docs).
+    cache = repo / "build" / CACHE_NAME
+    cache.rename(cache.with_name("aside"))
+    render_only_cold, _ = timed(check)
+    cache.with_name("aside").rename(cache)
+    shutil.rmtree(repo / "build" / "docs")
+    cached, _ = timed(build)
     return {
         "generator_cold_s": round(cold, 2),
+        "generator_cached_s": round(cached, 2),
         "generator_noop_s": round(noop, 2),
         "generator_noop_written": noop_written,
         "generator_edit_s": round(edit, 2),
         "generator_edit_written": edit_written,
         "generator_check_s": round(render_only, 2),
+        "generator_check_cold_s": round(render_only_cold, 2),
     }
 
 
@@ -342,7 +356,8 @@ def write_page(results: dict, remeasured: bool = False) -> None:
         "|---|" + "---|" * len(rows) + "---|",
     ]
     measures = [
-        ("Generator, cold (s)", "generator_cold_s", "≤ 3 s at 10,000"),
+        ("Generator, cold: no output, no entry cache (s)", "generator_cold_s", "≤ 3 s at 10,000"),
+        ("Generator, no output, entry cache of an earlier build (s)", "generator_cached_s", ""),
         ("Generator, no-op rerun (s)", "generator_noop_s", "≤ 0.5 s"),
         ("Files written by the no-op rerun", "generator_noop_written", "0"),
         ("Generator, one entry edited (s)", "generator_edit_s", ""),
@@ -365,11 +380,14 @@ def write_page(results: dict, remeasured: bool = False) -> None:
     if 1000 in by_n and 10000 in by_n:
         ratio = by_n[10000]["mkdocs_build_s"] / by_n[1000]["mkdocs_build_s"]
         generation = by_n[10000]["generator_check_s"] / by_n[10000]["mkdocs_build_s"]
+        cold = by_n[10000].get("generator_check_cold_s", float("nan")) / by_n[10000]["mkdocs_build_s"]
         lines += [
             "",
             f"Linearity: mkdocs time(10,000) / time(1,000) = {ratio:.1f} (target ≤ 11: {verdict(ratio, 11)}). "
-            f"Rendering the pages in memory takes {generation:.0%} of the mkdocs build time of the same pages "
-            f"(target ≤ 10%: {verdict(generation, 0.10)}).",
+            f"Checking and rendering the pages in memory (`trainwreck build --check`) takes {generation:.1%} of "
+            f"the mkdocs build time of the same pages with the entry cache of an earlier build "
+            f"(target ≤ 10%: {verdict(generation, 0.10)}), and {cold:.1%} without it, as in a fresh clone "
+            f"({verdict(cold, 0.10)}).",
         ]
     if NOTES.exists():
         lines += ["", NOTES.read_text(encoding="utf-8").rstrip()]
