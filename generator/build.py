@@ -76,9 +76,7 @@ def load_catalog(
     if problems:
         raise ProblemsFound(problems)
     if cache is not None:
-        cache.save(
-            {item.cache_key: cache.model_json(item.cache_key) or item.entry.model_dump_json() for item in loaded}
-        )
+        cache.save(loaded)
     return catalog
 
 
@@ -115,9 +113,14 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
     else:
         env = memo.environment = memo.environment or make_environment(settings.templates_dir)
         remembered = memo.pages
-    pages = render_pages(catalog, env, site, remembered, workers)
-    pages.append(fingerprints_page(catalog, remembered))
-    pages.append(Page(SEARCH_DOCS, to_json(search_documents(catalog, remembered))))
+
+    def catalog_pages() -> list[Page]:
+        return [
+            fingerprints_page(catalog, remembered),
+            Page(SEARCH_DOCS, to_json(search_documents(catalog, remembered))),
+        ]
+
+    pages = render_pages(catalog, env, site, remembered, workers, meanwhile=catalog_pages)
     # 3. Hand-written pages from docs/ join the generated ones.
     pages += static_pages(settings.docs_dir, {page.path for page in pages})
     if not write:

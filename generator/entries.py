@@ -27,7 +27,7 @@ class LoadedEntry:
     source: Source
     document: Document
     cache_key: str = ""  # set when loaded with an EntryCache
-    examples_checked: bool = False  # its diagnose examples passed in an earlier build (cached)
+    from_cache: bool = False  # rebuilt from the entry cache: its file passed every check before
 
 
 def load_entries(
@@ -87,7 +87,7 @@ def _from_cache(
     except ValidationError:
         return None
     document = Document(None, raw.decode("utf-8"))
-    return LoadedEntry(entry, source, document, cache_key=key, examples_checked=True), []
+    return LoadedEntry(entry, source, document, cache_key=key, from_cache=True), []
 
 
 def _parse_part(to_parse: list[tuple[Source, bytes | Problem]], start: int, stop: int) -> list[Document | Problem]:

@@ -6,7 +6,8 @@ patterns. An entry file whose exact bytes, at the same path, passed those checks
 build made by the same generator code with the same vocabularies is instead rebuilt from the
 JSON of its model, which Pydantic validates again: a tenth of the time.
 
-The cache is one JSON file in build/, which is git-ignored (tests/test_repo_files.py fails if a
+The cache is one text file in build/: the code's version, then one line per entry with its key
+and its model as JSON. build/ is git-ignored (tests/test_repo_files.py fails if a
 commit adds anything there). It only saves time: when it is missing, damaged or made by other
 code, every entry is checked in full.
 """
@@ -14,10 +15,11 @@ code, every entry is checked in full.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pydantic
 import yaml
@@ -25,7 +27,11 @@ import yaml
 from generator.settings import Settings
 from generator.sources import Source
 
-CACHE_NAME = ".trainwreck-entry-cache.json"
+if TYPE_CHECKING:
+    from generator.entries import LoadedEntry
+
+CACHE_NAME = ".trainwreck-entry-cache"
+KEYED_LINE = re.compile(r"[0-9a-f]{64} \{")
 GENERATOR_DIR = Path(__file__).parent
 
 
@@ -41,14 +47,21 @@ class EntryCache:
     def model_json(self, key: str) -> str | None:
         return self.models.get(key)
 
-    def save(self, checked: dict[str, str]) -> None:
-        """Keep exactly the entries of this build (key → model JSON), replacing the old file
-        in one step. Unchanged content is not written again."""
-        if self.read_only or checked == self.models:
+    def save(self, loaded: list[LoadedEntry]) -> None:
+        """Keep exactly the entries of this build, all checked, replacing the old file in one
+        step. Unchanged content is not written again."""
+        if self.read_only:
+            return
+        checked = {
+            item.cache_key: self.models[item.cache_key] if item.from_cache else item.entry.model_dump_json()
+            for item in loaded
+        }
+        if checked == self.models:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         partial = self.path.with_name(self.path.name + ".partial")
-        partial.write_text(json.dumps({"version": self.version, "models": checked}), encoding="utf-8")
+        lines = [self.version] + [f"{key} {model}" for key, model in checked.items()]
+        partial.write_text("\n".join(lines) + "\n", encoding="utf-8")
         os.replace(partial, self.path)
         self.models = checked
 
@@ -63,12 +76,13 @@ def open_cache(settings: Settings, read_only: bool = False) -> EntryCache:
     path = settings.root / "build" / CACHE_NAME
     version = checker_version(settings)
     try:
-        stored = json.loads(path.read_text(encoding="utf-8"))
+        lines = path.read_text(encoding="utf-8").split("\n")
     except (OSError, ValueError):
-        stored = None
-    models = stored.get("models") if isinstance(stored, dict) and stored.get("version") == version else None
-    if not isinstance(models, dict) or not all(isinstance(value, str) for value in models.values()):
-        models = {}
+        lines = []
+    models = {}
+    if lines and lines[0] == version:
+        # One line per entry: its key, a space, its model's JSON (which has no raw newline).
+        models = dict(line.split(" ", 1) for line in lines[1:] if KEYED_LINE.match(line))
     return EntryCache(path, version, models, read_only)
 
 

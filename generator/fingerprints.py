@@ -102,7 +102,7 @@ def example_problems(catalog: Catalog, memo: dict | None = None, workers: int = 
     the entries not checked by an earlier build (see entry_cache) are checked on `workers` cores.
     """
     if memo is None:
-        unchecked = [item for item in catalog.loaded if not item.examples_checked]
+        unchecked = [item for item in catalog.loaded if not item.from_cache]
         return map_in_parts(_part_example_problems, unchecked, len(unchecked), workers)
     problems = []
     for item in catalog.loaded:

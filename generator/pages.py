@@ -10,7 +10,7 @@ import csv
 import html
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from generator import markdown
 from generator.catalog import Catalog
 from generator.faq import a_an, faq_for
 from generator.jsonschema import schema_text
-from generator.parallel import map_in_parts
+from generator.parallel import Parts
 from generator.schema import Entry
 
 ENTRY_DIR = "entries"
@@ -82,18 +82,27 @@ def make_environment(templates_dir: Path) -> Environment:
 
 
 def render_pages(
-    catalog: Catalog, env: Environment, site: SiteInfo, memo: dict | None = None, workers: int = 1
+    catalog: Catalog,
+    env: Environment,
+    site: SiteInfo,
+    memo: dict | None = None,
+    workers: int = 1,
+    meanwhile: Callable[[], list[Page]] = list,
 ) -> list[Page]:
-    """Every generated page and export, sorted by path.
+    """Every generated page and export, plus the pages `meanwhile` makes, sorted by path.
 
     With a memo (kept by a long-lived process), an entry page whose inputs did not change since
     the last call is reused instead of rendered again. Without one, the pages and exports of the
-    entries are made on `workers` cores.
+    entries are made on `workers` cores, while this process makes the listings and calls
+    `meanwhile`.
     """
+    entry_parts = None
     if memo is None:
-        pages = map_in_parts(_part_entry_pages, (catalog, env, site), len(catalog.entries), workers)
+        entry_parts = Parts(_part_entry_pages, (catalog, env, site), len(catalog.entries), workers)
+        pages = []
     else:
         pages = entry_pages(catalog, env, site, memo) + entry_exports(catalog, memo)
+    pages.extend(meanwhile())
     # Listings show only these fields of each entry: when none changed, neither did they.
     index = entries_index(catalog)
     listing_key = ("listings", json.dumps(index, sort_keys=True))
@@ -105,6 +114,8 @@ def render_pages(
             memo[listing_key] = listings
         pages.extend(listings)
     pages.extend(export_pages(catalog, index))
+    if entry_parts is not None:
+        pages.extend(entry_parts.results())
     return sorted(pages, key=lambda page: page.path)
 
 
@@ -257,7 +268,7 @@ def entry_exports(catalog: Catalog, memo: dict | None = None, entries: Sequence[
         if memo is not None and key in memo:
             pages.append(memo[key])
             continue
-        full = json.loads(entry.model_dump_json())
+        full = entry.model_dump(mode="json")
         full["url"] = entry_url(entry.id)
         page = Page(f"api/entries/{entry.id}.json", to_json(full))
         if memo is not None:

@@ -41,20 +41,37 @@ def map_in_parts(
     function: Callable[[Shared, int, int], list[Result]], shared: Shared, count: int, workers: int
 ) -> list[Result]:
     """`function(shared, start, stop)` over consecutive parts of range(count), results joined in order."""
-    workers = forked_workers(count, workers)
-    if workers <= 1:
-        return function(shared, 0, count)
-    global _job
-    _job = (function, shared)
-    # Several parts per worker, so that results already travel back while the rest is computed.
-    parts = workers * PARTS_PER_WORKER
-    bounds = [(count * part // parts, count * (part + 1) // parts) for part in range(parts)]
-    try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            results = list(pool.imap(_run_part, bounds))
-    finally:
-        _job = None
-    return [result for part in results for result in part]
+    return Parts(function, shared, count, workers).results()
+
+
+class Parts:
+    """`function(shared, start, stop)` over parts of range(count), computed by forked workers
+    while the caller does other work; `results()` waits for them. In one process, the work is
+    done when `results()` is called."""
+
+    def __init__(self, function: Callable[[Shared, int, int], list[Result]], shared: Shared, count: int, workers: int):
+        self.function, self.shared, self.count = function, shared, count
+        self.pool = None
+        workers = forked_workers(count, workers)
+        if workers <= 1:
+            return
+        global _job
+        _job = (function, shared)  # what the workers inherit when they fork, just below
+        self.pool = multiprocessing.get_context("fork").Pool(workers)
+        # Several parts per worker, so that results already travel back while the rest is computed.
+        parts = workers * PARTS_PER_WORKER
+        bounds = [(count * part // parts, count * (part + 1) // parts) for part in range(parts)]
+        self.pending = self.pool.imap(_run_part, bounds)
+
+    def results(self) -> list[Result]:
+        global _job
+        if self.pool is None:
+            return self.function(self.shared, 0, self.count)
+        try:
+            return [result for part in self.pending for result in part]
+        finally:
+            self.pool.terminate()
+            _job = None
 
 
 def _run_part(bounds: Sequence[int]) -> list:
