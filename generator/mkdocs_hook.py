@@ -1,6 +1,10 @@
-"""MkDocs hook: regenerate the pages before every build, so `mkdocs serve` follows YAML edits.
+"""MkDocs hook: what ties the generator into `mkdocs build` and `mkdocs serve`.
 
-Only files whose content changed are rewritten, so with `--dirty` MkDocs rebuilds just those.
+- Before every build the pages are regenerated, so `mkdocs serve` follows YAML edits. Only files
+  whose content changed are rewritten, so with `--dirty` MkDocs rebuilds just those.
+- `mkdocs serve` hears of saved files from the operating system, not by polling (on_serve).
+- A one-off `mkdocs build` converts and renders the entry pages on every core (mkdocs_pages.py).
+- The listing tables pass Markdown untouched (raw_html.py).
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ def on_serve(server, config, builder):
     entries, templates and docs that mkdocs.yml's `watch:` list names, and a watch on it only
     queued a second rebuild after each edit. MkDocs watches the `watch:` list after this event,
     so those land on the new observer; what it already watches is moved there."""
-    server.unwatch(config.docs_dir)
+    _unwatched(server, [config.docs_dir])
     moved = _unwatched(server, [config.config_file_path, *config.theme.dirs])
     server.observer = watchdog.observers.Observer()
     for path in moved:

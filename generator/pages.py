@@ -102,21 +102,29 @@ def render_pages(
         pages = []
     else:
         pages = entry_pages(catalog, env, site, memo) + entry_exports(catalog, memo)
-    pages.extend(meanwhile())
+    try:
+        pages.extend(meanwhile())
+        pages.extend(_listing_pages_remembered(catalog, env, site, memo))
+        if entry_parts is not None:
+            pages.extend(entry_parts.results())
+    finally:
+        if entry_parts is not None:
+            entry_parts.close()
+    return sorted(pages, key=lambda page: page.path)
+
+
+def _listing_pages_remembered(catalog: Catalog, env: Environment, site: SiteInfo, memo: dict | None) -> list[Page]:
+    """The listings and catalog-wide exports; with a memo, made again only when a listed field changed."""
     # Listings show only these fields of each entry: when none changed, neither did they.
     index = entries_index(catalog)
     listing_key = ("listings", json.dumps(index, sort_keys=True))
     if memo is not None and listing_key in memo:
-        pages.extend(memo[listing_key])
+        listings = memo[listing_key]
     else:
         listings = [page for kind in PAGE_KINDS for page in kind(catalog, env, site)]
         if memo is not None:
             memo[listing_key] = listings
-        pages.extend(listings)
-    pages.extend(export_pages(catalog, index))
-    if entry_parts is not None:
-        pages.extend(entry_parts.results())
-    return sorted(pages, key=lambda page: page.path)
+    return listings + export_pages(catalog, index)
 
 
 def entry_url(entry_id: str) -> str:

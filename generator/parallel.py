@@ -64,14 +64,19 @@ class Parts:
         self.pending = self.pool.imap(_run_part, bounds)
 
     def results(self) -> list[Result]:
-        global _job
         if self.pool is None:
             return self.function(self.shared, 0, self.count)
         try:
             return [result for part in self.pending for result in part]
         finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the workers (a caller that failed before asking for the results must)."""
+        global _job
+        if self.pool is not None:
             self.pool.terminate()
-            _job = None
+            self.pool, _job = None, None
 
 
 def _run_part(bounds: Sequence[int]) -> list:

@@ -76,3 +76,18 @@ def test_no_fork_while_other_threads_run(tiny_parts, monkeypatch):
     assert os.getpid() not in pids  # done by forked workers
     monkeypatch.setattr(parallel.threading, "active_count", lambda: 2)
     assert parallel.map_in_parts(lambda _, start, stop: [os.getpid()] * (stop - start), None, 4, 2) == [os.getpid()] * 4
+
+
+def test_workers_stop_when_the_caller_fails_before_asking_for_results(repo, tiny_parts):
+    import multiprocessing
+
+    catalog = load_catalog(repo)
+    env, site = make_environment(repo.templates_dir), site_info(repo)
+
+    def failing() -> list:
+        assert len(multiprocessing.active_children()) == 2  # the entry pages are being made
+        raise RuntimeError("a listing failed")
+
+    with pytest.raises(RuntimeError, match="a listing failed"):
+        render_pages(catalog, env, site, workers=2, meanwhile=failing)
+    assert multiprocessing.active_children() == []
