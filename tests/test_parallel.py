@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 from conftest import fixture_text, write_entry
@@ -78,8 +79,19 @@ def test_no_fork_while_other_threads_run(tiny_parts, monkeypatch):
     assert parallel.map_in_parts(lambda _, start, stop: [os.getpid()] * (stop - start), None, 4, 2) == [os.getpid()] * 4
 
 
-def test_workers_stop_when_the_caller_fails_before_asking_for_results(repo, tiny_parts):
+def test_results_travel_through_files_that_are_removed(tiny_parts, monkeypatch, tmp_path):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    parts = parallel.Parts(lambda base, start, stop: [base + "x" * n for n in range(start, stop)], "a", 6, 2)
+    assert [path.name[:17] for path in tmp_path.iterdir()] == ["trainwreck-parts-"]
+    assert parts.results() == ["a" + "x" * n for n in range(6)]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_workers_stop_when_the_caller_fails_before_asking_for_results(repo, tiny_parts, monkeypatch, tmp_path):
     import multiprocessing
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "parts"))
+    (tmp_path / "parts").mkdir()
 
     catalog = load_catalog(repo)
     env, site = make_environment(repo.templates_dir), site_info(repo)
@@ -91,3 +103,4 @@ def test_workers_stop_when_the_caller_fails_before_asking_for_results(repo, tiny
     with pytest.raises(RuntimeError, match="a listing failed"):
         render_pages(catalog, env, site, workers=2, meanwhile=failing)
     assert multiprocessing.active_children() == []
+    assert list((tmp_path / "parts").iterdir()) == []
