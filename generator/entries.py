@@ -86,7 +86,7 @@ def _from_cache(
         entry = Entry.model_validate_json(model, context={"vocabulary": vocabulary})
     except ValidationError:
         return None
-    document = Document(None, raw.decode("utf-8"))
+    document = Document.unparsed(raw)
     return LoadedEntry(entry, source, document, cache_key=key, from_cache=True), []
 
 

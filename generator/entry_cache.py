@@ -31,20 +31,20 @@ if TYPE_CHECKING:
     from generator.entries import LoadedEntry
 
 CACHE_NAME = ".trainwreck-entry-cache"
-KEYED_LINE = re.compile(r"[0-9a-f]{64} \{")
+KEYED_LINE = re.compile(rb"[0-9a-f]{64} \{")
 GENERATOR_DIR = Path(__file__).parent
 
 
 @dataclass
 class EntryCache:
-    """Entry model JSON by cache key, as read at the start of a build."""
+    """Entry model JSON (UTF-8) by cache key, as read at the start of a build."""
 
     path: Path
     version: str
-    models: dict[str, str] = field(default_factory=dict)
+    models: dict[str, bytes] = field(default_factory=dict)
     read_only: bool = False
 
-    def model_json(self, key: str) -> str | None:
+    def model_json(self, key: str) -> bytes | None:
         return self.models.get(key)
 
     def save(self, loaded: list[LoadedEntry]) -> None:
@@ -53,15 +53,15 @@ class EntryCache:
         if self.read_only:
             return
         checked = {
-            item.cache_key: self.models[item.cache_key] if item.from_cache else item.entry.model_dump_json()
+            item.cache_key: self.models[item.cache_key] if item.from_cache else item.entry.model_dump_json().encode()
             for item in loaded
         }
         if checked == self.models:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         partial = self.path.with_name(self.path.name + ".partial")
-        lines = [self.version] + [f"{key} {model}" for key, model in checked.items()]
-        partial.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        lines = [self.version.encode()] + [key.encode() + b" " + model for key, model in checked.items()]
+        partial.write_bytes(b"\n".join(lines) + b"\n")
         os.replace(partial, self.path)
         self.models = checked
 
@@ -76,13 +76,17 @@ def open_cache(settings: Settings, read_only: bool = False) -> EntryCache:
     path = settings.root / "build" / CACHE_NAME
     version = checker_version(settings)
     try:
-        lines = path.read_text(encoding="utf-8").split("\n")
-    except (OSError, ValueError):
+        # Bytes: decoding 100 MB of text took longer than reading it. Pydantic reads UTF-8 JSON.
+        lines = path.read_bytes().split(b"\n")
+    except OSError:
         lines = []
     models = {}
-    if lines and lines[0] == version:
+    if lines and lines[0] == version.encode():
         # One line per entry: its key, a space, its model's JSON (which has no raw newline).
-        models = dict(line.split(" ", 1) for line in lines[1:] if KEYED_LINE.match(line))
+        for line in lines[1:]:
+            if KEYED_LINE.match(line):
+                key, model = line.split(b" ", 1)
+                models[key.decode()] = model
     return EntryCache(path, version, models, read_only)
 
 
