@@ -106,3 +106,13 @@ def test_a_cached_model_that_no_longer_validates_is_parsed_again(repo):
 def test_check_only_builds_leave_the_cache_alone(repo):
     build(repo, write=False)
     assert not (repo.root / "build" / CACHE_NAME).exists()
+
+
+def test_a_problem_in_a_cached_entry_still_points_at_its_line(repo):
+    # cuda-oom comes from the cache; the entry it links to disappears.
+    build(repo)
+    (repo.entries_dir / "distributed" / "nccl-watchdog-timeout.yaml").unlink()
+    assert problems_with_cache(repo) == [
+        "entries/memory/cuda-oom.yaml:65:14: diagnose.explains.0: no entry has id 'nccl-watchdog-timeout'",
+        "entries/memory/cuda-oom.yaml:81:9: related.0.id: no entry has id 'nccl-watchdog-timeout'",
+    ]
