@@ -46,24 +46,21 @@ def load_entries(
     """
     if memo is not None:
         results = [_load_remembered(source, vocabulary, memo) for source in sources]
-    elif cache is not None:
-        results = _load_cached(sources, vocabulary, cache, workers)
     else:
-        documents = map_in_parts(_read_part, sources, len(sources), workers)
-        results = [_validated(source, read, vocabulary) for source, read in zip(sources, documents, strict=True)]
+        results = _load_all(sources, vocabulary, cache, workers)
     loaded = [entry for entry, _ in results if entry is not None]
     return loaded, [problem for _, found in results for problem in found]
 
 
-def _read_part(sources: list[Source], start: int, stop: int) -> list[Document | Problem]:
-    return [_read(source) for source in sources[start:stop]]
-
-
-def _load_cached(
-    sources: list[Source], vocabulary: Vocabulary, cache: EntryCache, workers: int
+def _load_all(
+    sources: list[Source], vocabulary: Vocabulary, cache: EntryCache | None, workers: int
 ) -> list[tuple[LoadedEntry | None, list[Problem]]]:
+    """Files the cache knows are validated from it; the others are parsed on `workers` cores."""
     raws = [_raw(source) for source in sources]
-    keys = [cache_key(source, raw) if isinstance(raw, bytes) else "" for source, raw in zip(sources, raws, strict=True)]
+    keys = [
+        cache_key(source, raw) if cache is not None and isinstance(raw, bytes) else ""
+        for source, raw in zip(sources, raws, strict=True)
+    ]
     results = [
         _from_cache(source, raw, key, cache, vocabulary) for source, raw, key in zip(sources, raws, keys, strict=True)
     ]
@@ -76,10 +73,10 @@ def _load_cached(
 
 
 def _from_cache(
-    source: Source, raw: bytes | Problem, key: str, cache: EntryCache, vocabulary: Vocabulary
+    source: Source, raw: bytes | Problem, key: str, cache: EntryCache | None, vocabulary: Vocabulary
 ) -> tuple[LoadedEntry, list[Problem]] | None:
     """The entry rebuilt from the cache, or None when it has to be parsed and checked in full."""
-    model = cache.model_json(key) if key else None
+    model = cache.model_json(key) if key and cache is not None else None
     if model is None:
         return None
     try:
