@@ -16,6 +16,7 @@ from generator.entry_cache import EntryCache, open_cache
 from generator.errors import Problem, ProblemsFound
 from generator.fingerprints import canonical_json, compile_fingerprints, example_problems
 from generator.history import last_updated
+from generator.page_cache import open_page_cache
 from generator.pages import Page, SiteInfo, make_environment, render_pages, to_json
 from generator.parallel import worker_count
 from generator.search import SEARCH_DOCS, search_documents
@@ -107,9 +108,13 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
     cache = open_cache(settings, read_only=not write) if memo is None else None
     catalog = load_catalog(settings, memo, workers, cache)
     # 2. Catalog → pages, in memory.
-    site = replace(site_info(settings), last_updated=last_updated(settings.root))
+    addresses = site_info(settings)
+    site = replace(addresses, last_updated=last_updated(settings.root))
+    stored = None
     if memo is None:
         env, remembered = make_environment(settings.templates_dir), None
+        # Entry pages of an earlier build whose inputs did not change are not rendered again.
+        stored = open_page_cache(settings, cache.version, repr(addresses), read_only=not write)
     else:
         env = memo.environment = memo.environment or make_environment(settings.templates_dir)
         remembered = memo.pages
@@ -120,7 +125,7 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
             Page(SEARCH_DOCS, to_json(search_documents(catalog, remembered))),
         ]
 
-    pages = render_pages(catalog, env, site, remembered, workers, meanwhile=catalog_pages)
+    pages = render_pages(catalog, env, site, remembered, workers, meanwhile=catalog_pages, stored=stored)
     # 3. Hand-written pages from docs/ join the generated ones.
     pages += static_pages(settings.docs_dir, {page.path for page in pages})
     if not write:

@@ -20,6 +20,7 @@ from generator import markdown
 from generator.catalog import Catalog
 from generator.faq import a_an, faq_for
 from generator.jsonschema import schema_text
+from generator.page_cache import PageCache, page_key
 from generator.parallel import Parts
 from generator.schema import Entry
 
@@ -88,29 +89,67 @@ def render_pages(
     memo: dict | None = None,
     workers: int = 1,
     meanwhile: Callable[[], list[Page]] = list,
+    stored: PageCache | None = None,
 ) -> list[Page]:
     """Every generated page and export, plus the pages `meanwhile` makes, sorted by path.
 
     With a memo (kept by a long-lived process), an entry page whose inputs did not change since
     the last call is reused instead of rendered again. Without one, the pages and exports of the
-    entries are made on `workers` cores, while this process makes the listings and calls
-    `meanwhile`.
+    entries not `stored` by an earlier build are made on `workers` cores, while this process
+    makes the listings and calls `meanwhile`.
     """
-    entry_parts = None
-    if memo is None:
-        entry_parts = Parts(_part_entry_pages, (catalog, env, site), len(catalog.entries), workers)
-        pages = []
-    else:
+    if memo is not None:
         pages = entry_pages(catalog, env, site, memo) + entry_exports(catalog, memo)
+        return sorted(pages + meanwhile() + _listing_pages_remembered(catalog, env, site, memo), key=_path)
+    keys = _stored_page_keys(catalog, site, stored)
+    reused = {entry_id: stored.stored[key] for entry_id, key in keys.items() if key in stored.stored}
+    missing = [entry for entry in catalog.entries if entry.id not in reused]
+    entry_parts = Parts(_part_entry_pages, (catalog, env, site, missing), len(missing), workers)
     try:
-        pages.extend(meanwhile())
-        pages.extend(_listing_pages_remembered(catalog, env, site, memo))
-        if entry_parts is not None:
-            pages.extend(entry_parts.results())
+        pages = meanwhile() + _listing_pages_remembered(catalog, env, site, None)
+        rendered = entry_parts.results()
     finally:
-        if entry_parts is not None:
-            entry_parts.close()
-    return sorted(pages, key=lambda page: page.path)
+        entry_parts.close()
+    if keys and not stored.read_only:
+        stored.save({keys[entry_id]: files for entry_id, files in reused.items()} | _by_key(rendered, missing, keys))
+    pages += [page for entry_id, files in reused.items() for page in _entry_files(entry_id, files)]
+    return sorted(pages + rendered, key=_path)
+
+
+def _path(page: Page) -> str:
+    return page.path
+
+
+def _stored_page_keys(catalog: Catalog, site: SiteInfo, stored: PageCache | None) -> dict[str, str]:
+    """Each entry's key in the page cache (none when there is no cache to read or fill)."""
+    if stored is None or (stored.read_only and not stored.stored):
+        return {}
+    return {
+        entry.id: page_key(catalog.source_of(entry.id).cache_key, _entry_page_inputs(entry, catalog, site))
+        for entry in catalog.entries
+    }
+
+
+def _by_key(pages: list[Page], entries: Sequence[Entry], keys: dict[str, str]) -> dict:
+    """The page and the export of each of these entries, as UTF-8, by page cache key."""
+    content = {page.path: page.content for page in pages}
+    return {
+        keys[entry.id]: (content[_page_path(entry.id)].encode(), content[_export_path(entry.id)].encode())
+        for entry in entries
+    }
+
+
+def _entry_files(entry_id: str, rendered: tuple[bytes, bytes]) -> list[Page]:
+    page, export = rendered
+    return [Page(_page_path(entry_id), page), Page(_export_path(entry_id), export)]
+
+
+def _page_path(entry_id: str) -> str:
+    return f"{ENTRY_DIR}/{entry_id}.md"
+
+
+def _export_path(entry_id: str) -> str:
+    return f"api/entries/{entry_id}.json"
 
 
 def _listing_pages_remembered(catalog: Catalog, env: Environment, site: SiteInfo, memo: dict | None) -> list[Page]:
@@ -132,9 +171,9 @@ def entry_url(entry_id: str) -> str:
     return f"{ENTRY_DIR}/{entry_id}/"
 
 
-def _part_entry_pages(job: tuple[Catalog, Environment, SiteInfo], start: int, stop: int) -> list[Page]:
-    catalog, env, site = job
-    part = catalog.entries[start:stop]
+def _part_entry_pages(job: tuple[Catalog, Environment, SiteInfo, Sequence[Entry]], start: int, stop: int) -> list[Page]:
+    catalog, env, site, entries = job
+    part = entries[start:stop]
     return entry_pages(catalog, env, site, entries=part) + entry_exports(catalog, entries=part)
 
 
@@ -150,23 +189,17 @@ def entry_pages(
     vocabulary = catalog.vocabulary
     pages = []
     for entry in catalog.entries if entries is None else entries:
-        loaded = catalog.source_of(entry.id)
-        source = loaded.source
-        related = catalog.related(entry)
-        backlinks = catalog.backlinks(entry)
+        source = catalog.source_of(entry.id).source
         last_updated = site.last_updated.get(source.shown, entry.created.isoformat())
         key = None
         if memo is not None:
-            key = (
-                loaded.document.text,  # the entry's YAML: the same text makes the same entry
-                source.shown,
-                tuple((other.id, other.title, why) for other, why in related),
-                tuple((link.entry.id, link.entry.title, link.why) for link in backlinks),
-                last_updated,
-            )
+            # The entry's YAML (the same text makes the same entry) and what else the page shows.
+            key = (catalog.source_of(entry.id).document.text, _entry_page_inputs(entry, catalog, site))
             if key in memo:
                 pages.append(memo[key])
                 continue
+        related = catalog.related(entry)
+        backlinks = catalog.backlinks(entry)
         faq = faq_for(entry, catalog)
         context = {
             "entry": entry,
@@ -189,11 +222,23 @@ def entry_pages(
                 "jsonld": faq_jsonld(faq),
             },
         }
-        page = Page(f"{ENTRY_DIR}/{entry.id}.md", template.render(context))
+        page = Page(_page_path(entry.id), template.render(context))
         if memo is not None:
             memo[key] = page
         pages.append(page)
     return pages
+
+
+def _entry_page_inputs(entry: Entry, catalog: Catalog, site: SiteInfo) -> tuple:
+    """What an entry's page shows besides its own entry file: where that file is, the titles of
+    the entries it links to and of those that link to it, and when it was last updated."""
+    source = catalog.source_of(entry.id).source
+    return (
+        source.shown,
+        tuple((other.id, other.title, why) for other, why in catalog.related(entry)),
+        tuple((link.entry.id, link.entry.title, link.why) for link in catalog.backlinks(entry)),
+        site.last_updated.get(source.shown, entry.created.isoformat()),
+    )
 
 
 def redirect_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Page]:
@@ -278,7 +323,7 @@ def entry_exports(catalog: Catalog, memo: dict | None = None, entries: Sequence[
             continue
         full = entry.model_dump(mode="json")
         full["url"] = entry_url(entry.id)
-        page = Page(f"api/entries/{entry.id}.json", to_json(full))
+        page = Page(_export_path(entry.id), to_json(full))
         if memo is not None:
             memo[key] = page
         pages.append(page)

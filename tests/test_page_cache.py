@@ -1,0 +1,131 @@
+"""Entry pages an earlier build rendered are read back only while everything they show is unchanged."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from conftest import fixture_text, make_repo, write_entry
+
+from generator import pages
+from generator.build import build
+from generator.page_cache import CACHE_NAME
+
+ENTRIES = ["cuda-error-generic", "cuda-illegal-memory-access", "cuda-oom", "nccl-watchdog-timeout"]
+
+
+@pytest.fixture
+def rendered(monkeypatch) -> list[str]:
+    """Ids of the entries whose pages the builds of a test rendered, in order."""
+    ids: list[str] = []
+    render = pages.entry_pages
+
+    def recording(catalog, env, site, memo=None, entries=None):
+        ids.extend(entry.id for entry in (catalog.entries if entries is None else entries))
+        return render(catalog, env, site, memo, entries)
+
+    monkeypatch.setattr(pages, "entry_pages", recording)
+    return ids
+
+
+def generated(settings) -> dict[str, bytes]:
+    docs = settings.generated_dir
+    return {str(path.relative_to(docs)): path.read_bytes() for path in sorted(docs.rglob("*")) if path.is_file()}
+
+
+def rebuild(settings) -> None:
+    """A full build, as after a change to the inputs (not the no-op shortcut)."""
+    shutil.rmtree(settings.generated_dir)
+    build(settings)
+
+
+def fresh_build(settings, tmp_path) -> dict[str, bytes]:
+    """What a build with no caches makes of the same entries and site files."""
+    fresh = make_repo(tmp_path / "fresh", settings.entries_dir)
+    shutil.copy2(settings.mkdocs_config, fresh.mkdocs_config)
+    build(fresh)
+    return generated(fresh)
+
+
+def test_a_second_build_renders_no_entry_page_and_writes_the_same(repo, rendered):
+    build(repo)
+    assert sorted(rendered) == ENTRIES
+    first = generated(repo)
+    rendered.clear()
+    rebuild(repo)
+    assert rendered == []
+    assert generated(repo) == first
+
+
+def test_a_new_title_renders_the_entry_and_the_pages_that_show_it(repo, rendered, tmp_path):
+    build(repo)
+    rendered.clear()
+    # cuda-oom links to nccl-watchdog-timeout, whose page lists it under "links here".
+    text = fixture_text("memory", "cuda-oom").replace("title: CUDA out of memory", "title: GPU ran out of memory", 1)
+    write_entry(repo, "memory", "cuda-oom", text)
+    build(repo)
+    assert sorted(rendered) == ["cuda-oom", "nccl-watchdog-timeout"]
+    output = generated(repo)
+    assert "GPU ran out of memory" in output["entries/nccl-watchdog-timeout.md"].decode()
+    assert output == fresh_build(repo, tmp_path)
+
+
+def test_a_template_change_renders_every_page_again(repo, rendered):
+    build(repo)
+    rendered.clear()
+    template = repo.templates_dir / "entry.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\nNew closing line.\n", encoding="utf-8")
+    build(repo)
+    assert sorted(rendered) == ENTRIES
+    assert generated(repo)["entries/cuda-oom.md"].decode().endswith("New closing line.\n")
+
+
+def test_a_new_repository_address_renders_every_page_again(repo, rendered, tmp_path):
+    build(repo)
+    rendered.clear()
+    config = repo.mkdocs_config
+    config.write_text(config.read_text(encoding="utf-8").replace("trainwreck-ml/", "someone-else/"), encoding="utf-8")
+    build(repo)
+    assert sorted(rendered) == ENTRIES
+    assert "https://github.com/someone-else/trainwreck/edit/main/" in generated(repo)["entries/cuda-oom.md"].decode()
+    assert generated(repo) == fresh_build(repo, tmp_path)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "other version", "cut short", "length too long", "empty"])
+def test_a_damaged_or_foreign_cache_is_ignored(repo, rendered, damage):
+    build(repo)
+    first = generated(repo)
+    path = repo.root / "build" / CACHE_NAME
+    data = path.read_bytes()
+    records = data.split(b"\n", 1)[1]
+    path.write_bytes(
+        {
+            "garbage": b"not a cache",
+            "other version": b"0" * 64 + b"\n" + records,
+            "cut short": data[: len(data) - 100],
+            "length too long": data.replace(b" ", b" 9", 1),
+            "empty": b"",
+        }[damage]
+    )
+    rendered.clear()
+    rebuild(repo)
+    assert sorted(rendered) == ENTRIES
+    assert generated(repo) == first
+    # The damaged file was replaced by a good one.
+    rendered.clear()
+    rebuild(repo)
+    assert rendered == []
+
+
+def test_check_only_builds_read_the_cache_but_never_write_it(repo, rendered):
+    build(repo, write=False)
+    assert not (repo.root / "build" / CACHE_NAME).exists()
+    build(repo)
+    rendered.clear()
+    before = (repo.root / "build" / CACHE_NAME).read_bytes()
+    # A new summary shows on the entry's own page only.
+    text = fixture_text("memory", "cuda-oom").replace("for a new tensor", "for another tensor")
+    write_entry(repo, "memory", "cuda-oom", text)
+    build(repo, write=False)
+    assert sorted(rendered) == ["cuda-oom"]
+    assert (repo.root / "build" / CACHE_NAME).read_bytes() == before
