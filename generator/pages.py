@@ -124,9 +124,11 @@ def _stored_page_keys(catalog: Catalog, site: SiteInfo, stored: PageCache | None
     """Each entry's key in the page cache (none when there is no cache to read or fill)."""
     if stored is None or (stored.read_only and not stored.stored):
         return {}
+    # An entry loaded without the entry cache has no key for its bytes, and is always rendered.
     return {
-        entry.id: page_key(catalog.source_of(entry.id).cache_key, _entry_page_inputs(entry, catalog, site))
+        entry.id: page_key(loaded.cache_key, _entry_page_inputs(entry, catalog, site))
         for entry in catalog.entries
+        if (loaded := catalog.source_of(entry.id)).cache_key
     }
 
 
@@ -136,6 +138,7 @@ def _by_key(pages: list[Page], entries: Sequence[Entry], keys: dict[str, str]) -
     return {
         keys[entry.id]: (content[_page_path(entry.id)].encode(), content[_export_path(entry.id)].encode())
         for entry in entries
+        if entry.id in keys
     }
 
 
