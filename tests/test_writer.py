@@ -43,15 +43,15 @@ def test_failure_midway_leaves_previous_output(tmp_path, monkeypatch):
     out = tmp_path / "out"
     write_output([Page("a.md", "old"), Page("b.md", "old")], out)
     calls = {"n": 0}
-    real_write = type(out).write_bytes
+    real_write = writer._write_file
 
-    def disk_full(self, data):
+    def disk_full(path, data):
         calls["n"] += 1
         if calls["n"] == 2:
             raise OSError(28, "No space left on device")
-        return real_write(self, data)
+        return real_write(path, data)
 
-    monkeypatch.setattr(type(out), "write_bytes", disk_full)
+    monkeypatch.setattr(writer, "_write_file", disk_full)
     with pytest.raises(OSError, match="No space left"):
         write_output([Page("a.md", "new"), Page("b.md", "new")], out)
     assert snapshot(out) == {"a.md": b"old", "b.md": b"old"}
@@ -71,3 +71,24 @@ def test_killed_build_leftovers_are_cleaned(tmp_path):
     write_output([Page("a.md", "new")], out)
     assert snapshot(out) == {"a.md": b"new"}
     assert not leftover.exists()
+
+
+def test_a_long_lived_process_does_not_read_back_what_it_knows(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    pages = [Page("a.md", "one"), Page("sub/b.md", "two")]
+    write_output(pages, out)
+    # A process that starts on existing output (mkdocs serve after `trainwreck build`) learns
+    # it on its first call, even when that call changes nothing.
+    known: dict = {}
+    assert write_output(pages, out, known).written == 0
+    monkeypatch.setattr(writer, "open", _no_reading, raising=False)
+    assert write_output(pages, out, known) == writer.WriteReport(written=0, unchanged=2, removed=0)
+    changed = [Page("a.md", "one!"), Page("sub/b.md", "two")]
+    assert write_output(changed, out, known) == writer.WriteReport(written=1, unchanged=1, removed=0)
+    assert write_output(changed, out, known).written == 0
+
+
+def _no_reading(path, mode="r", *args, **kwargs):
+    if "r" in mode:
+        raise AssertionError(f"read back {path}")
+    return open(path, mode, *args, **kwargs)
