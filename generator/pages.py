@@ -259,8 +259,7 @@ def index_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Page
     """One page per category, tag, affected system and severity, plus one overview per kind."""
     template = env.get_template("index.md.j2")
     overview = env.get_template("overview.md.j2")
-    title_cells = _title_cells(catalog)
-    category_titles = _category_titles(catalog)
+    entry_rows = _index_rows(catalog, env)
     pages = []
     for kind, (folder, query, heading) in INDEX_KINDS.items():
         terms = catalog.vocabulary.terms(kind)
@@ -270,13 +269,7 @@ def index_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Page
             if not entries and kind != "categories":
                 continue
             rows.append((term, len(entries)))
-            context = {
-                "term": term,
-                "heading": heading,
-                "entries": entries,
-                "category_titles": category_titles,
-                "title_cells": title_cells,
-            }
+            context = {"term": term, "heading": heading, "entries": entries, "entry_rows": entry_rows}
             pages.append(Page(f"{folder}/{slug}.md", template.render(context)))
         pages.append(Page(f"{folder}/index.md", overview.render(kind=kind, folder=folder, heading=heading, rows=rows)))
     return pages
@@ -378,6 +371,19 @@ def _csv_safe(value: str) -> str:
 def _title_cells(catalog: Catalog) -> dict[str, str]:
     """Each entry's title as an HTML table cell, made once: an entry is listed on several pages."""
     return {entry.id: markdown.inline_html(entry.title) for entry in catalog.entries}
+
+
+def _index_rows(catalog: Catalog, env: Environment) -> dict[str, str]:
+    """Each entry's row in the category, tag, system and severity tables, as HTML, made once:
+    an entry is listed on about seven of these pages."""
+    template = env.get_template("index-row.html.j2")
+    categories = _category_titles(catalog)
+    return {
+        entry.id: template.render(
+            entry=entry, title_cell=markdown.inline_html(entry.title), category_title=categories[entry.category]
+        ).rstrip("\n")
+        for entry in catalog.entries
+    }
 
 
 def _category_titles(catalog: Catalog) -> dict[str, str]:
