@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import jinja2
+
 from generator.settings import Settings
 
 CACHE_NAME = ".trainwreck-page-cache"
@@ -64,7 +66,7 @@ def open_page_cache(settings: Settings, code_version: str, addresses: str, read_
     """The pages of earlier builds, or none if there are none usable.
 
     `code_version` stands for the generator's code and vocabularies (the entry cache's version);
-    the templates and the site's `addresses` are added to it here."""
+    the templates, the Jinja2 version and the site's `addresses` are added to it here."""
     path = settings.root / "build" / CACHE_NAME
     version = _version(settings, code_version, addresses)
     try:
@@ -93,7 +95,7 @@ def _records(data: bytes, position: int) -> dict[str, Rendered]:
 
 
 def _version(settings: Settings, code_version: str, addresses: str) -> str:
-    digest = hashlib.sha256(code_version.encode() + b"\0" + addresses.encode("utf-8"))
+    digest = hashlib.sha256(f"{code_version} jinja2 {jinja2.__version__} {addresses}".encode())
     for path in sorted(settings.templates_dir.rglob("*")):
         if path.is_file():
             relative = path.relative_to(settings.templates_dir).as_posix()
