@@ -3,8 +3,9 @@
 Once its entries come from the entry cache, most of a build is rendering: about 0.6 ms for an
 entry's page and its JSON export. A page shows its own entry file, the titles of the entries it
 links to and of those linking to it, its path and its last-updated date. When none of these
-changed, and neither did the templates, the generator's code, the vocabularies nor the site's
-addresses, rendering it again would give the same bytes, so they are read back instead.
+changed, and neither did the templates, the generator's code, the vocabularies, the Jinja2
+version nor the site's addresses, rendering it again would give the same bytes, so they are read
+back instead.
 
 The cache is one binary file in build/ (git-ignored, never committed): the version line, then for
 each entry a header line (its key and the byte lengths of its page and its export) followed by
