@@ -3,7 +3,8 @@
 - Before every build the pages are regenerated, so `mkdocs serve` follows YAML edits. Only files
   whose content changed are rewritten, so with `--dirty` MkDocs rebuilds just those.
 - `mkdocs serve` hears of saved files from the operating system, not by polling (on_serve).
-- A one-off `mkdocs build` converts and renders the entry pages on every core (mkdocs_pages.py).
+- A one-off `mkdocs build`, and the first build of `mkdocs serve`, convert and render the entry
+  pages on every core (mkdocs_pages.py).
 - The listing tables pass Markdown untouched (raw_html.py).
 """
 
@@ -63,7 +64,7 @@ def on_env(env, config, files):
     holder = sys.modules.get(MEMO_HOLDER)
     if holder is not None:
         env.bytecode_cache = holder.template_code
-    elif _nav:
+    if _nav:
         render_entry_pages(env, config, files, _nav[0])
     return env
 
@@ -110,11 +111,12 @@ def on_pre_build(config) -> None:
 
 
 def on_nav(nav, config, files):
-    # A one-off build converts and renders the entry pages on every core (on_env renders them).
-    # `mkdocs serve` rebuilds only the edited pages, in one process.
-    if MEMO_HOLDER not in sys.modules:
-        convert_entry_pages(config, files)
-        _nav[:] = [nav]
+    # Entry pages are converted and rendered on every core (on_env renders them) in a one-off
+    # build and in the first build of `mkdocs serve`, which runs before the server's threads
+    # start. Later serve rebuilds run beside those threads, where nothing may fork
+    # (parallel.forked_workers), and redo only the edited pages, in one process.
+    convert_entry_pages(config, files)
+    _nav[:] = [nav]
     return nav
 
 

@@ -78,3 +78,35 @@ def test_a_warning_in_a_worker_fails_a_strict_build(repo):
     assert "converted in workers: 4" in forked.stdout
     assert "WARNING Doc file 'entries/cuda-oom.md' contains a link 'notes.md'" in forked.stderr
     assert forked.stderr.endswith("Abort: Aborted with 1 warnings in strict mode!\n")
+
+
+# Two builds of one `mkdocs serve` session: the first before the server's threads start, the
+# second beside a running thread, as every later rebuild runs. Prints what each converted.
+SERVE = """
+import sys
+import threading
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from generator import mkdocs_pages, parallel
+
+parallel.MIN_ITEMS_PER_WORKER = 1
+converted = []
+convert = mkdocs_pages.convert_entry_pages
+mkdocs_pages.convert_entry_pages = lambda *a: converted.append(convert(*a)) or converted[-1]
+config = load_config(sys.argv[1])
+config.plugins.on_startup(command="serve", dirty=True)
+build(config, dirty=True)
+threading.Thread(target=threading.Event().wait, daemon=True).start()
+build(load_config(sys.argv[1]), dirty=True)
+print("converted in workers, by build:", converted)
+"""
+
+
+def test_only_the_first_build_of_mkdocs_serve_uses_workers(repo):
+    build(repo)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-c", SERVE, str(repo.root / "mkdocs.yml")]
+    served = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert served.returncode == 0, served.stderr
+    assert "converted in workers, by build: [4, 0]" in served.stdout
+    assert '<h2 id="the-fix">' in site_files(repo)["entries/cuda-oom/index.html"].decode()
