@@ -134,7 +134,7 @@ def serve_figures(repo: Path, edits: int = 5) -> dict:
     try:
         victim = sorted((repo / "entries").glob("*/*.yaml"))[0]
         url = f"http://127.0.0.1:{port}/trainwreck/entries/{victim.stem}/"
-        deadline = time.time() + 1200  # the first build of 10,000 pages runs on one core
+        deadline = time.time() + 1200  # the first build of 10,000 pages takes minutes
         while time.time() < deadline and _fetch(url) is None:
             time.sleep(0.5)
         return {
