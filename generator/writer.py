@@ -63,8 +63,9 @@ def write_output(pages: list[Page], out_dir: Path, known: dict | None = None) ->
         _swap(staging, out_dir)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    # A hard link keeps the size and mtime already listed in `existing`.
-    _remember(known, by_path, existing | {path: _stat(os.path.join(out, path)) for path in changed})
+    if known is not None:
+        # A hard link keeps the size and mtime already listed in `existing`.
+        _remember(known, by_path, existing | {path: _stat(os.path.join(out, path)) for path in changed})
     return WriteReport(written=len(changed), unchanged=len(by_path) - len(changed), removed=len(stale))
 
 
