@@ -132,6 +132,8 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
         return BuildReport(len(catalog.entries), len(pages), None)
     # 4. One atomic swap of the whole output folder, then a stamp of what produced it.
     report = write_output(pages, settings.generated_dir, memo.written if memo else None)
+    if stored is not None:
+        stored.save()
     freshness.record(settings, inputs, len(catalog.entries), len(pages))
     return BuildReport(len(catalog.entries), len(pages), report)
 

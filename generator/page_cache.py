@@ -40,22 +40,27 @@ class PageCache:
     version: str
     stored: dict[str, Rendered] = field(default_factory=dict)
     read_only: bool = False  # `trainwreck build --check` reads the cache but does not save it
+    current: dict[str, Rendered] | None = None
 
-    def save(self, current: dict[str, Rendered]) -> None:
+    def remember(self, current: dict[str, Rendered]) -> None:
+        """This build's pages, to be saved once the build has succeeded."""
+        self.current = current
+
+    def save(self) -> None:
         """Keep exactly this build's pages, replacing the old file in one step; an unchanged
         set is not written again."""
-        if self.read_only or current == self.stored:
+        if self.read_only or self.current is None or self.current == self.stored:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         partial = self.path.with_name(self.path.name + ".partial")
         with partial.open("wb") as file:
             file.write(self.version.encode() + b"\n")
-            for key, (page, export) in current.items():
+            for key, (page, export) in self.current.items():
                 file.write(f"{key} {len(page)} {len(export)}\n".encode())
                 file.write(page)
                 file.write(export)
         os.replace(partial, self.path)
-        self.stored = current
+        self.stored = self.current
 
 
 def page_key(entry_key: str, inputs: object) -> str:

@@ -111,7 +111,9 @@ def render_pages(
     finally:
         entry_parts.close()
     if keys and not stored.read_only:
-        stored.save({keys[entry_id]: files for entry_id, files in reused.items()} | _by_key(rendered, missing, keys))
+        stored.remember(
+            {keys[entry_id]: files for entry_id, files in reused.items()} | _by_key(rendered, missing, keys)
+        )
     pages += [page for entry_id, files in reused.items() for page in _entry_files(entry_id, files)]
     return sorted(pages + rendered, key=_path)
 

@@ -7,7 +7,7 @@ import shutil
 import pytest
 from conftest import fixture_text, make_repo, write_entry
 
-from generator import pages
+from generator import pages, writer
 from generator.build import build
 from generator.page_cache import CACHE_NAME
 
@@ -129,3 +129,19 @@ def test_check_only_builds_read_the_cache_but_never_write_it(repo, rendered):
     build(repo, write=False)
     assert sorted(rendered) == ["cuda-oom"]
     assert (repo.root / "build" / CACHE_NAME).read_bytes() == before
+
+
+def test_a_build_that_fails_to_write_leaves_the_cache_as_it_was(repo, monkeypatch):
+    build(repo)
+    path = repo.root / "build" / CACHE_NAME
+    before = path.read_bytes()
+    text = fixture_text("memory", "cuda-oom").replace("for a new tensor", "for another tensor")
+    write_entry(repo, "memory", "cuda-oom", text)
+
+    def disk_full(path, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(writer, "_write_file", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        build(repo)
+    assert path.read_bytes() == before
