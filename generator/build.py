@@ -104,8 +104,13 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
     # 1. Entries → catalog. Raises with every problem before anything is rendered.
     # A long-lived process (mkdocs serve) keeps a memo and rebuilds little; others use every core.
     workers = 1 if memo is not None else worker_count()
-    # A one-off build keeps what it checked for the next one (`--check` only reads the cache).
-    cache = open_cache(settings, read_only=not write) if memo is None else None
+    cache = None
+    if memo is None:
+        # A one-off build keeps what it checked for the next one (`--check` only reads the cache).
+        cache = open_cache(settings, read_only=not write)
+    elif not memo.entries:
+        # The first build of a `mkdocs serve` session starts from what earlier builds checked.
+        cache = open_cache(settings, read_only=True)
     catalog = load_catalog(settings, memo, workers, cache)
     # 2. Catalog → pages, in memory.
     addresses = site_info(settings)

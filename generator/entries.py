@@ -40,12 +40,12 @@ def load_entries(
     """Validate every source independently and return the good ones plus all problems found.
 
     With a memo (kept by a long-lived process), a file whose size and mtime did not change since
-    the last call is not read again. Without one, the YAML is parsed on `workers` cores (the
+    the last call is not read again, and one the cache knows is not parsed. Without one, the YAML is parsed on `workers` cores (the
     parsed data travels back cheaply; validated models would not). With a cache (of earlier
     builds), a file that passed before is validated from its cached model instead of parsed.
     """
     if memo is not None:
-        results = [_load_remembered(source, vocabulary, memo) for source in sources]
+        results = [_load_remembered(source, vocabulary, memo, cache) for source in sources]
     else:
         results = _load_all(sources, vocabulary, cache, workers)
     loaded = [entry for entry, _ in results if entry is not None]
@@ -91,24 +91,29 @@ def _parse_part(to_parse: list[tuple[Source, bytes | Problem]], start: int, stop
     return [_parsed(raw, source) for source, raw in to_parse[start:stop]]
 
 
-def _load_remembered(source: Source, vocabulary: Vocabulary, memo: dict) -> tuple[LoadedEntry | None, list[Problem]]:
+def _load_remembered(
+    source: Source, vocabulary: Vocabulary, memo: dict, cache: EntryCache | None
+) -> tuple[LoadedEntry | None, list[Problem]]:
     try:
         info = source.path.stat()
         key = (source.shown, info.st_size, info.st_mtime_ns)
     except OSError:
         return load_entry(source, vocabulary)
     if key not in memo:
-        memo[key] = load_entry(source, vocabulary)
+        memo[key] = load_entry(source, vocabulary, cache)
     return memo[key]
 
 
-def load_entry(source: Source, vocabulary: Vocabulary) -> tuple[LoadedEntry | None, list[Problem]]:
-    return _validated(source, _read(source), vocabulary)
-
-
-def _read(source: Source) -> Document | Problem:
-    """The parsed file, or the problem that stopped it from being read or parsed."""
-    return _parsed(_raw(source), source)
+def load_entry(
+    source: Source, vocabulary: Vocabulary, cache: EntryCache | None = None
+) -> tuple[LoadedEntry | None, list[Problem]]:
+    """One file, checked in full unless `cache` knows its bytes."""
+    raw = _raw(source)
+    if cache is not None and isinstance(raw, bytes):
+        found = _from_cache(source, raw, cache_key(source, raw), cache, vocabulary)
+        if found is not None:
+            return found
+    return _validated(source, _parsed(raw, source), vocabulary)
 
 
 def _raw(source: Source) -> bytes | Problem:

@@ -43,7 +43,7 @@ def test_memo_reparses_only_the_edited_entry(repo, monkeypatch):
     reads = []
     real = entries_module.load_entry
     monkeypatch.setattr(
-        entries_module, "load_entry", lambda source, vocabulary: reads.append(source.stem) or real(source, vocabulary)
+        entries_module, "load_entry", lambda source, *rest: reads.append(source.stem) or real(source, *rest)
     )
     write_entry(
         repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("during training", "in training")

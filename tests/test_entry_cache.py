@@ -7,7 +7,7 @@ import shutil
 import pytest
 from conftest import fixture_text, write_entry
 
-from generator.build import build, load_catalog
+from generator.build import Memo, build, load_catalog
 from generator.entry_cache import CACHE_NAME, open_cache
 from generator.errors import ProblemsFound
 
@@ -116,3 +116,24 @@ def test_a_problem_in_a_cached_entry_still_points_at_its_line(repo):
         "entries/memory/cuda-oom.yaml:65:14: diagnose.explains.0: no entry has id 'nccl-watchdog-timeout'",
         "entries/memory/cuda-oom.yaml:81:9: related.0.id: no entry has id 'nccl-watchdog-timeout'",
     ]
+
+
+def test_the_first_build_of_a_serve_session_starts_from_the_cache(repo):
+    build(repo)
+    first = generated(repo)
+    memo = Memo()
+    rebuild_with_memo = build(repo, memo=memo)
+    assert rebuild_with_memo.entries == len(ENTRIES)
+    assert sorted(entry.entry.id for entry, _ in memo.entries.values() if entry.from_cache) == ENTRIES
+    # An edit under serve is checked in full, and the cache is left as it was.
+    cache = (repo.root / "build" / CACHE_NAME).read_bytes()
+    text = fixture_text("memory", "cuda-oom").replace(
+        "RuntimeError: DataLoader worker", "CUDA out of memory. Tried to allocate 2 MiB."
+    )
+    write_entry(repo, "memory", "cuda-oom", text)
+    with pytest.raises(ProblemsFound):
+        build(repo, memo=memo)
+    assert (repo.root / "build" / CACHE_NAME).read_bytes() == cache
+    write_entry(repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom"))
+    build(repo, memo=memo)
+    assert generated(repo) == first
