@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import load_catalog
+from generator.build import build, load_catalog
 from generator.errors import ProblemsFound
 from generator.settings import Settings, settings_for
 
@@ -52,3 +52,20 @@ def problems_of(settings: Settings) -> list[str]:
 
 def fixture_text(category: str, entry_id: str) -> str:
     return (FIXTURE_ENTRIES / category / f"{entry_id}.yaml").read_text(encoding="utf-8")
+
+
+def files_under(folder: Path) -> dict[str, bytes]:
+    """Every file below `folder` by relative path, with its bytes."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()
+    }
+
+
+def generated(settings: Settings) -> dict[str, bytes]:
+    return files_under(settings.generated_dir)
+
+
+def rebuild(settings: Settings) -> None:
+    """A full build, as after a change to the inputs (not the no-op shortcut)."""
+    shutil.rmtree(settings.generated_dir)
+    build(settings)

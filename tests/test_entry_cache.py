@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
-from conftest import fixture_text, write_entry
+from conftest import fixture_text, generated, rebuild, write_entry
 
 from generator.build import Memo, build, load_catalog
 from generator.entry_cache import CACHE_NAME, open_cache
@@ -24,17 +22,6 @@ def problems_with_cache(settings) -> list[str]:
     with pytest.raises(ProblemsFound) as caught:
         load_catalog(settings, cache=open_cache(settings, read_only=True))
     return [str(problem) for problem in caught.value.problems]
-
-
-def generated(settings) -> dict[str, bytes]:
-    docs = settings.generated_dir
-    return {str(path.relative_to(docs)): path.read_bytes() for path in sorted(docs.rglob("*")) if path.is_file()}
-
-
-def rebuild(settings) -> None:
-    """A full build, as after a change to the inputs (not the no-op shortcut)."""
-    shutil.rmtree(settings.generated_dir)
-    build(settings)
 
 
 def test_a_second_build_takes_every_entry_from_the_cache_and_writes_the_same(repo):

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import fixture_text, write_entry
+from conftest import files_under, fixture_text, write_entry
 
 from generator.build import build
 
@@ -49,8 +49,7 @@ def mkdocs_build(settings, per_worker: int) -> subprocess.CompletedProcess:
 
 
 def site_files(settings) -> dict[str, bytes]:
-    site = settings.site_dir
-    return {str(path.relative_to(site)): path.read_bytes() for path in sorted(site.rglob("*")) if path.is_file()}
+    return files_under(settings.site_dir)
 
 
 def test_pages_converted_in_workers_equal_mkdocs_own(repo):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import fixture_text, make_repo, write_entry
+from conftest import fixture_text, generated, make_repo, rebuild, write_entry
 
 from generator import pages, writer
 from generator.build import build
@@ -26,17 +26,6 @@ def rendered(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(pages, "entry_pages", recording)
     return ids
-
-
-def generated(settings) -> dict[str, bytes]:
-    docs = settings.generated_dir
-    return {str(path.relative_to(docs)): path.read_bytes() for path in sorted(docs.rglob("*")) if path.is_file()}
-
-
-def rebuild(settings) -> None:
-    """A full build, as after a change to the inputs (not the no-op shortcut)."""
-    shutil.rmtree(settings.generated_dir)
-    build(settings)
 
 
 def fresh_build(settings, tmp_path) -> dict[str, bytes]:
