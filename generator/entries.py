@@ -39,10 +39,11 @@ def load_entries(
 ) -> tuple[list[LoadedEntry], list[Problem]]:
     """Validate every source independently and return the good ones plus all problems found.
 
-    With a memo (kept by a long-lived process), a file whose size and mtime did not change since
-    the last call is not read again, and one the cache knows is not parsed. Without one, the YAML is parsed on `workers` cores (the
-    parsed data travels back cheaply; validated models would not). With a cache (of earlier
-    builds), a file that passed before is validated from its cached model instead of parsed.
+    With a cache (of earlier builds), a file whose bytes passed before is validated from its
+    cached model instead of parsed. With a memo (kept by a long-lived process), a file whose
+    size and mtime did not change since the last call is not read again. Without a memo, the
+    YAML is parsed on `workers` cores (the parsed data travels back cheaply; validated models
+    would not).
     """
     if memo is not None:
         results = [_load_remembered(source, vocabulary, memo, cache) for source in sources]
