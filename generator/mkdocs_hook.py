@@ -61,6 +61,9 @@ def on_startup(command: str, dirty: bool) -> None:
 
 
 def on_env(env, config, files):
+    # The theme's templates put each {% block tag %} on a line of its own; left in, those lines
+    # were about 2.5 KB of blank lines and indentation in every page (25 MB at 10,000 entries).
+    env.trim_blocks = env.lstrip_blocks = True
     holder = sys.modules.get(MEMO_HOLDER)
     if holder is not None:
         env.bytecode_cache = holder.template_code

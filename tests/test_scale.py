@@ -39,6 +39,18 @@ def test_entry_pages_do_not_grow_with_the_corpus(sites):
     assert large <= small * 1.05, (small, large)
 
 
+def test_entry_page_shell_stays_small(sites):
+    """The theme's markup around an entry's article is paid 10,000 times: no blank-line runs
+    from its template tags, no colour toggle for a single scheme, about 16 KB in all."""
+    html = (sites[300] / "entries" / "synthetic-00150" / "index.html").read_text(encoding="utf-8")
+    article = html.split("<article", 1)[1].split("</article>", 1)[0]
+    jsonld = html.split('<script type="application/ld+json">', 1)[1].split("</script>", 1)[0]
+    assert "\n\n\n" not in html.replace(article, "")
+    assert 'data-md-component="palette"' not in html
+    assert "Font Awesome" not in html
+    assert len(html) - len(article) - len(jsonld) < 18_000
+
+
 def test_nav_lists_no_entries(sites):
     html = (sites[300] / "entries" / "synthetic-00150" / "index.html").read_text(encoding="utf-8")
     nav = html.split('<nav class="md-nav md-nav--primary"', 1)[1].split("</nav>", 1)[0]
