@@ -10,6 +10,7 @@ import csv
 import html
 import io
 import json
+import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,10 @@ INDEX_KINDS = {
     "severities": ("severity", "with_severity", "Severity"),
 }
 NEWEST_ON_HOME = 10
+# Rows per listing page. A 10,000-row table took six seconds to open in Chromium; 250 rows
+# make a page of about 100 KB.
+LISTING_PAGE_SIZE = 250
+PAGER_NEIGHBOURS = 2  # page numbers shown on each side of the current one
 PRINTED_UNESCAPED = ("title", "description")  # front matter keys the theme puts into HTML as is
 
 
@@ -258,10 +263,10 @@ def redirect_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[P
 
 
 def index_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Page]:
-    """One page per category, tag, affected system and severity, plus one overview per kind."""
+    """Pages per category, tag, affected system and severity, plus one overview per kind."""
     template = env.get_template("index.md.j2")
     overview = env.get_template("overview.md.j2")
-    entry_rows = _index_rows(catalog, env)
+    rows_by_root: dict[str, dict[str, str]] = {}
     pages = []
     for kind, (folder, query, heading) in INDEX_KINDS.items():
         terms = catalog.vocabulary.terms(kind)
@@ -271,17 +276,20 @@ def index_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Page
             if not entries and kind != "categories":
                 continue
             rows.append((term, len(entries)))
-            context = {"term": term, "heading": heading, "entries": entries, "entry_rows": entry_rows}
-            pages.append(Page(f"{folder}/{slug}.md", template.render(context)))
+            for path, context in _paged(f"{folder}/{slug}.md", entries):
+                root = context["root"]
+                if root not in rows_by_root:
+                    rows_by_root[root] = _index_rows(catalog, env, root)
+                context.update(term=term, heading=heading, entry_rows=rows_by_root[root])
+                pages.append(Page(path, template.render(context)))
         pages.append(Page(f"{folder}/index.md", overview.render(kind=kind, folder=folder, heading=heading, rows=rows)))
     return pages
 
 
 def listing_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Page]:
-    """Home, the all-entries table and the Diagnose page."""
+    """Home, the all-entries table (over as many pages as it takes) and the Diagnose page."""
     context = {
         "catalog": catalog,
-        "entries": sorted(catalog.entries, key=lambda entry: entry.title.casefold()),
         "newest": catalog.newest(NEWEST_ON_HOME),
         "categories": [
             (term, len(catalog.in_category(slug))) for slug, term in catalog.vocabulary.terms("categories").items()
@@ -295,11 +303,58 @@ def listing_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Pa
         "title_cells": _title_cells(catalog),
         "category_titles": _category_titles(catalog),
     }
-    return [
+    pages = [
         Page("index.md", env.get_template("home.md.j2").render(context)),
-        Page("all.md", env.get_template("all.md.j2").render(context)),
         Page("diagnose.md", env.get_template("diagnose.md.j2").render(context)),
     ]
+    all_entries = env.get_template("all.md.j2")
+    by_title = sorted(catalog.entries, key=lambda entry: entry.title.casefold())
+    for path, page_context in _paged("all.md", by_title):
+        pages.append(Page(path, all_entries.render(context | page_context)))
+    return pages
+
+
+def _paged(first_path: str, entries: list[Entry]) -> list[tuple[str, dict]]:
+    """A listing split into pages of LISTING_PAGE_SIZE entries: each page's path with what its
+    template needs. The first page keeps the listing's own path (`tags/oom.md`); the others go
+    in a folder of that name (`tags/oom/2.md`). `root` leads from a page's URL to the site's."""
+    runs = [entries[start : start + LISTING_PAGE_SIZE] for start in range(0, len(entries), LISTING_PAGE_SIZE)]
+    runs = runs or [[]]
+    stem = first_path.removesuffix(".md")
+    paths = [first_path] + [f"{stem}/{number}.md" for number in range(2, len(runs) + 1)]
+    return [
+        (
+            path,
+            {
+                "entries": run,
+                "total": len(entries),
+                "first": index * LISTING_PAGE_SIZE + 1,
+                "last": index * LISTING_PAGE_SIZE + len(run),
+                "page_number": index + 1,
+                "page_count": len(runs),
+                "pager": _pager(paths, index),
+                "root": "../" * (path.count("/") + 1),  # pages are served as folders: tags/oom/
+            },
+        )
+        for index, (path, run) in enumerate(zip(paths, runs, strict=True))
+    ]
+
+
+def _pager(paths: list[str], current: int) -> list[tuple[str, str]]:
+    """Links from page `current` to the listing's other pages as (label, Markdown link): the
+    first, the last and the neighbours of the current page, with "…" where numbers are left out.
+    The current page has no link; neither has "…"."""
+    if len(paths) == 1:
+        return []
+    shown = {0, len(paths) - 1, *range(current - PAGER_NEIGHBOURS, current + PAGER_NEIGHBOURS + 1)}
+    here = posixpath.dirname(paths[current])
+    links: list[tuple[str, str]] = []
+    for index, path in enumerate(paths):
+        if index in shown:
+            links.append((str(index + 1), "" if index == current else posixpath.relpath(path, here or ".")))
+        elif links[-1][0] != "…":
+            links.append(("…", ""))
+    return links
 
 
 def export_pages(catalog: Catalog, index: dict) -> list[Page]:
@@ -375,14 +430,17 @@ def _title_cells(catalog: Catalog) -> dict[str, str]:
     return {entry.id: markdown.inline_html(entry.title) for entry in catalog.entries}
 
 
-def _index_rows(catalog: Catalog, env: Environment) -> dict[str, str]:
-    """Each entry's row in the category, tag, system and severity tables, as HTML, made once:
-    an entry is listed on about seven of these pages."""
+def _index_rows(catalog: Catalog, env: Environment, root: str) -> dict[str, str]:
+    """Each entry's row in the category, tag, system and severity tables, as HTML with links that
+    start at `root`, made once: an entry is listed on about seven of these pages."""
     template = env.get_template("index-row.html.j2")
     categories = _category_titles(catalog)
     return {
         entry.id: template.render(
-            entry=entry, title_cell=markdown.inline_html(entry.title), category_title=categories[entry.category]
+            entry=entry,
+            title_cell=markdown.inline_html(entry.title),
+            category_title=categories[entry.category],
+            root=root,
         ).rstrip("\n")
         for entry in catalog.entries
     }

@@ -9,9 +9,10 @@ import pytest
 import yaml
 from conftest import fixture_text, write_entry
 
+import generator.pages as page_module
 from generator.build import build, load_catalog, site_info
 from generator.faq import a_an, faq_for
-from generator.pages import make_environment, render_pages
+from generator.pages import _pager, make_environment, render_pages
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_PAGES = ("entries/cuda-oom.md", "categories/memory.md")
@@ -118,7 +119,55 @@ def test_articles(phrase, expected):
     assert a_an(phrase) == expected
 
 
-def test_links_and_backlinks_resolve(repo):
+def test_long_listings_are_split_into_pages(repo, monkeypatch):
+    monkeypatch.setattr(page_module, "LISTING_PAGE_SIZE", 2)
+    pages = render_fixture_pages(repo)
+    first, second = pages["all.md"], pages["all/2.md"]
+    assert "all/3.md" not in pages
+    assert "4 entries, by title; 1 to 2 on this page." in first
+    assert "4 entries, by title; 3 to 4 on this page." in second
+    assert first.count("Page 1 of 2: **1** [2](all/2.md)\n") == 2  # above and below the table
+    assert "Page 2 of 2: [1](../all.md) **2**\n" in second
+    assert '"title": "All entries (page 2 of 2)"' in second
+    # Row links lead from each page's own URL (all/, all/2/) to the entry pages.
+    assert _row_links(first) == ["../entries/cuda-error-generic/", "../entries/cuda-illegal-memory-access/"]
+    assert _row_links(second) == ["../../entries/cuda-oom/", "../../entries/nccl-watchdog-timeout/"]
+    assert '<a href="../../tags/oom/">oom</a>' in second
+    # Three high-severity entries: two on severity/high/, one on severity/high/2/.
+    high, high_2 = pages["severity/high.md"], pages["severity/high/2.md"]
+    assert _row_links(high) == ["../../entries/cuda-illegal-memory-access/", "../../entries/cuda-oom/"]
+    assert _row_links(high_2) == ["../../../entries/nccl-watchdog-timeout/"]
+    assert "3 entries, most severe first; 3 on this page." in high_2
+    assert '<a href="../../../categories/distributed/">' in high_2
+    assert "Page 2 of 2: [1](../high.md) **2**\n" in high_2
+    # A listing that fits on one page is as before: no pager, no page folder.
+    assert "Page " not in pages["categories/memory.md"] and "categories/memory/2.md" not in pages
+
+
+def _row_links(page: str) -> list[str]:
+    return re.findall(r'<tr><td><a href="([^"]+)"', page)
+
+
+def test_pager_shows_the_ends_and_the_neighbours_of_the_current_page():
+    paths = ["all.md"] + [f"all/{number}.md" for number in range(2, 11)]
+    assert _pager(paths, 5) == [
+        ("1", "../all.md"),
+        ("…", ""),
+        ("4", "4.md"),
+        ("5", "5.md"),
+        ("6", ""),
+        ("7", "7.md"),
+        ("8", "8.md"),
+        ("…", ""),
+        ("10", "10.md"),
+    ]
+    assert [label for label, _ in _pager(paths, 0)] == ["1", "2", "3", "…", "10"]
+    assert _pager(paths[:1], 0) == []
+
+
+@pytest.mark.parametrize("page_size", [page_module.LISTING_PAGE_SIZE, 1])
+def test_links_and_backlinks_resolve(repo, monkeypatch, page_size):
+    monkeypatch.setattr(page_module, "LISTING_PAGE_SIZE", page_size)
     pages = render_fixture_pages(repo)
     for path, content in pages.items():
         if not path.endswith(".md"):
