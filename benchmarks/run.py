@@ -40,6 +40,7 @@ from generator.page_cache import CACHE_NAME as PAGE_CACHE  # noqa: E402
 
 PYTHON = sys.executable
 CHROMIUM = os.environ.get("TRAINWRECK_CHROMIUM", "/usr/bin/chromium")
+LISTING_FOLDERS = ("all", "categories", "tags", "systems", "severity")
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 
@@ -108,6 +109,7 @@ def mkdocs_figures(repo: Path) -> dict:
     index = (site / "search" / "search_index.json").read_bytes() + (site / "search" / "entries.json").read_bytes()
     pages = [path for path in (site / "entries").glob("*/index.html")]
     largest = max(path.stat().st_size for path in pages)
+    listings = [path for folder in LISTING_FOLDERS for path in (site / folder).rglob("index.html")]
     return {
         "mkdocs_build_s": round(seconds, 1),
         "mkdocs_peak_mb": round(peak),
@@ -116,6 +118,7 @@ def mkdocs_figures(repo: Path) -> dict:
         "search_index_gzip_mb": round(len(gzip.compress(index, 6)) / 1024 / 1024, 2),
         "search_gzip_kb_per_entry": round(len(gzip.compress(index, 6)) / 1024 / len(pages), 2),
         "largest_entry_page_kb": round(largest / 1024, 1),
+        "largest_listing_page_kb": round(max(path.stat().st_size for path in listings) / 1024, 1),
     }
 
 
@@ -378,6 +381,7 @@ def write_page(results: dict, remeasured: bool = False) -> None:
         ("Search index gzip (MiB)", "search_index_gzip_mb", ""),
         ("Search gzip per entry (KiB)", "search_gzip_kb_per_entry", "≤ 1 KB"),
         ("Largest entry page (KiB)", "largest_entry_page_kb", "≤ 80 KB"),
+        ("Largest listing page: all entries, a category, tag, system or severity (KiB)", "largest_listing_page_kb", ""),
         ("First search result in Chromium (s)", "first_search_s", "≤ 1 s at 10,000"),
         ("Rank of the entry holding the pasted error", "search_rank", "1"),
         ("Edit-to-preview, mkdocs serve --dirty, summary edit, median of 5 (s)", "serve_edit_s", "≤ 1 s at 1,000"),
