@@ -35,7 +35,7 @@ INDEX_KINDS = {
 }
 NEWEST_ON_HOME = 10
 # Rows per listing page. A 10,000-row table took six seconds to open in Chromium; 250 rows
-# make a page of about 100 KB.
+# make a page of 100 to 150 KB.
 LISTING_PAGE_SIZE = 250
 PAGER_NEIGHBOURS = 2  # page numbers shown on each side of the current one
 PRINTED_UNESCAPED = ("title", "description")  # front matter keys the theme puts into HTML as is
