@@ -266,7 +266,8 @@ def index_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Page
     """Pages per category, tag, affected system and severity, plus one overview per kind."""
     template = env.get_template("index.md.j2")
     overview = env.get_template("overview.md.j2")
-    rows_by_root: dict[str, dict[str, str]] = {}
+    title_cells = _title_cells(catalog)
+    rows_by_root: dict[str, dict[str, str]] = {}  # an entry's row, by the listing page's depth
     pages = []
     for kind, (folder, query, heading) in INDEX_KINDS.items():
         terms = catalog.vocabulary.terms(kind)
@@ -277,10 +278,10 @@ def index_pages(catalog: Catalog, env: Environment, site: SiteInfo) -> list[Page
                 continue
             rows.append((term, len(entries)))
             for path, context in _paged(f"{folder}/{slug}.md", entries):
-                root = context["root"]
-                if root not in rows_by_root:
-                    rows_by_root[root] = _index_rows(catalog, env, root)
-                context.update(term=term, heading=heading, entry_rows=rows_by_root[root])
+                entry_rows = rows_by_root.setdefault(context["root"], {})
+                new = [entry for entry in context["entries"] if entry.id not in entry_rows]
+                entry_rows.update(_index_rows(new, catalog, env, context["root"], title_cells))
+                context.update(term=term, heading=heading, entry_rows=entry_rows)
                 pages.append(Page(path, template.render(context)))
         pages.append(Page(f"{folder}/index.md", overview.render(kind=kind, folder=folder, heading=heading, rows=rows)))
     return pages
@@ -430,19 +431,18 @@ def _title_cells(catalog: Catalog) -> dict[str, str]:
     return {entry.id: markdown.inline_html(entry.title) for entry in catalog.entries}
 
 
-def _index_rows(catalog: Catalog, env: Environment, root: str) -> dict[str, str]:
-    """Each entry's row in the category, tag, system and severity tables, as HTML with links that
-    start at `root`, made once: an entry is listed on about seven of these pages."""
+def _index_rows(
+    entries: list[Entry], catalog: Catalog, env: Environment, root: str, title_cells: dict[str, str]
+) -> dict[str, str]:
+    """These entries' rows in the category, tag, system and severity tables, as HTML with links
+    that start at `root`. The caller keeps them: an entry is listed on about seven pages."""
     template = env.get_template("index-row.html.j2")
     categories = _category_titles(catalog)
     return {
         entry.id: template.render(
-            entry=entry,
-            title_cell=markdown.inline_html(entry.title),
-            category_title=categories[entry.category],
-            root=root,
+            entry=entry, title_cell=title_cells[entry.id], category_title=categories[entry.category], root=root
         ).rstrip("\n")
-        for entry in catalog.entries
+        for entry in entries
     }
 
 
