@@ -18,6 +18,7 @@ from generator import __version__, report
 from generator.build import build, load_catalog, site_info
 from generator.diagnose import diagnose_stream
 from generator.errors import ProblemsFound
+from generator.filetree import replace_file
 from generator.fingerprints import canonical_json, compile_fingerprints
 from generator.formatting import FormattingError, format_entry
 from generator.jsonschema import schema_text
@@ -178,9 +179,7 @@ def _fmt(settings: Settings, args) -> int:
         if formatted != text:
             changed.append(shown)
             if not args.check:
-                temporary = path.with_name(f".{path.name}.fmt")
-                temporary.write_text(formatted, encoding="utf-8")
-                temporary.replace(path)
+                replace_file(path, [formatted.encode("utf-8")])
     for line in broken:
         print(line, file=sys.stderr)
     verb = "would reformat" if args.check else "reformatted"

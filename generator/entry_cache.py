@@ -15,7 +15,6 @@ code, every entry is checked in full.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING
 import pydantic
 import yaml
 
+from generator.filetree import replace_file
 from generator.settings import Settings
 from generator.sources import Source
 
@@ -58,11 +58,9 @@ class EntryCache:
         }
         if checked == self.models:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_name(self.path.name + ".partial")
-        lines = [self.version.encode()] + [key.encode() + b" " + model for key, model in checked.items()]
-        partial.write_bytes(b"\n".join(lines) + b"\n")
-        os.replace(partial, self.path)
+        lines = [self.version.encode() + b"\n"]
+        lines += [key.encode() + b" " + model + b"\n" for key, model in checked.items()]
+        replace_file(self.path, lines)
         self.models = checked
 
 

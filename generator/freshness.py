@@ -15,7 +15,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from generator.filetree import file_stats
+from generator.filetree import file_stats, replace_file
 from generator.settings import Settings
 
 STAMP_NAME = ".trainwreck-stamp.json"
@@ -58,10 +58,7 @@ def fresh_counts(settings: Settings, inputs: dict) -> tuple[int, int] | None:
 def record(settings: Settings, inputs: dict, entries: int, pages: int) -> None:
     """Remember that the output as it is now was made from `inputs`."""
     data = {"stamp": {**inputs, "outputs": _outputs_digest(settings)}, "entries": entries, "pages": pages}
-    path = stamp_path(settings)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
-    temporary.replace(path)
+    replace_file(stamp_path(settings), [json.dumps(data, sort_keys=True).encode()])
 
 
 def forget(settings: Settings) -> None:

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
 
+from generator.filetree import replace_file
 from generator.settings import Settings
 
 CACHE_NAME = ".trainwreck-page-cache"
@@ -51,16 +52,15 @@ class PageCache:
         set is not written again."""
         if self.read_only or self.current is None or self.current == self.stored:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_name(self.path.name + ".partial")
-        with partial.open("wb") as file:
-            file.write(self.version.encode() + b"\n")
-            for key, (page, export) in self.current.items():
-                file.write(f"{key} {len(page)} {len(export)}\n".encode())
-                file.write(page)
-                file.write(export)
-        os.replace(partial, self.path)
+        replace_file(self.path, self._chunks())
         self.stored = self.current
+
+    def _chunks(self) -> Iterator[bytes]:
+        yield self.version.encode() + b"\n"
+        for key, (page, export) in self.current.items():
+            yield f"{key} {len(page)} {len(export)}\n".encode()
+            yield page
+            yield export
 
 
 def page_key(entry_key: str, inputs: object) -> str:
