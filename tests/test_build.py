@@ -10,6 +10,7 @@ from conftest import fixture_text, write_entry
 from generator import build as build_module
 from generator import entries as entries_module
 from generator.build import Memo, build
+from generator.errors import ProblemsFound
 
 
 def test_noop_rerun_reads_no_entry(repo, monkeypatch):
@@ -70,3 +71,33 @@ def test_memo_output_equals_a_fresh_build(repo, tmp_path):
     build(repo)
     fresh = {p.relative_to(repo.generated_dir): p.read_bytes() for p in repo.generated_dir.rglob("*") if p.is_file()}
     assert remembered == fresh
+
+
+def test_memo_keeps_only_what_the_last_build_used(repo):
+    memo = Memo()
+    build(repo, memo=memo)
+    sizes = (len(memo.entries), len(memo.examples), len(memo.pages))
+    original = fixture_text("memory", "cuda-oom")
+    for wording in ("in training", "while training", "mid-training"):
+        write_entry(repo, "memory", "cuda-oom", original.replace("during training", wording))
+        build(repo, memo=memo)
+    assert (len(memo.entries), len(memo.examples), len(memo.pages)) == sizes
+    kept_texts = "\n".join(key[1] for key in memo.examples)
+    assert "mid-training" in kept_texts
+    assert "while training" not in kept_texts
+
+
+def test_a_failed_build_forgets_nothing(repo):
+    memo = Memo()
+    build(repo, memo=memo)
+    pages = len(memo.pages)
+    assert pages > 4
+    write_entry(
+        repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("severity: high", "severity: huge")
+    )
+    with pytest.raises(ProblemsFound):
+        build(repo, memo=memo)
+    assert len(memo.pages) == pages
+    write_entry(repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom"))
+    report = build(repo, memo=memo)
+    assert report.write.written == 0
