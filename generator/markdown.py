@@ -18,6 +18,9 @@ LINK_TARGET = re.compile(r"\]\(\s*<?\s*([A-Za-z][A-Za-z0-9+.-]*):")
 REFERENCE_DEFINITION = re.compile(r"^( {0,3})\[([^\]]*)\]:", re.MULTILINE)
 BLOCK_OPENERS = re.compile(r"^( {0,3})(#|={3}|!{3}|\?{3}|-{3,}[ \t]*$|\*{3}|\+{3})", re.MULTILINE)
 NUMBERED_ITEM = re.compile(r"\s*\d+[.)]\s")
+MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+LOOSE_CODE_SPAN = re.compile(r"`+([^`]+)`+")
+EMPHASIS = re.compile(r"(\*\*|__|\*)(?=\S)(.+?)(?<=\S)\1")
 SAFE_SCHEMES = {"http", "https"}
 
 
@@ -71,6 +74,27 @@ def inline_html(text: str) -> str:
         position = span.end()
     pieces.append(html.escape(text[position:], quote=False))
     return "".join(pieces)
+
+
+def plain_pieces(text: str) -> list[str]:
+    """One line of entry Markdown as alternating prose and code (prose first): links reduced
+    to their text, emphasis to its words, code spans to their content. Nothing is escaped."""
+    text = MARKDOWN_LINK.sub(r"\1", " ".join(text.split()))
+    pieces = LOOSE_CODE_SPAN.split(text)  # one group: prose, code, prose, ...
+    return [piece if index % 2 else EMPHASIS.sub(r"\2", piece) for index, piece in enumerate(pieces)]
+
+
+def plain(text: str) -> str:
+    """One line of entry Markdown as plain text, for a page's meta description."""
+    return "".join(plain_pieces(text))
+
+
+def shortened(text: str, limit: int) -> str:
+    """The text on one line, cut at a word boundary before `limit` characters."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + " …"
 
 
 def fence(code: str, language: str = "") -> str:

@@ -38,6 +38,7 @@ NEWEST_ON_HOME = 10
 # make a page of 100 to 150 KB.
 LISTING_PAGE_SIZE = 250
 PAGER_NEIGHBOURS = 2  # page numbers shown on each side of the current one
+DESCRIPTION_CHARS = 300  # of the meta description; as much as search result snippets use
 PRINTED_UNESCAPED = ("title", "description")  # front matter keys the theme puts into HTML as is
 
 
@@ -228,7 +229,7 @@ def entry_pages(
                 # Entries reach search through search/entries.json (generator/search.py).
                 "search": {"exclude": True},
                 "title": entry.title,
-                "description": " ".join(entry.summary.split())[:300],
+                "description": markdown.shortened(markdown.plain(entry.summary), DESCRIPTION_CHARS),
                 "jsonld": faq_jsonld(faq),
             },
         }

@@ -10,17 +10,14 @@ theme's index of the hand-written pages.
 from __future__ import annotations
 
 import html
-import re
 
+from generator import markdown
 from generator.catalog import Catalog
 from generator.pages import entry_url
 from generator.schema import Entry
 
 SEARCH_DOCS = "search/entries.json"
-MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-CODE_SPAN = re.compile(r"`+([^`]+)`+")
 SUMMARY_CHARS = 300  # what a result shows; keeps the index near 1 KB per entry
-EMPHASIS = re.compile(r"(\*\*|__|\*)(?=\S)(.+?)(?<=\S)\1")
 
 
 def search_documents(catalog: Catalog, memo: dict | None = None) -> dict:
@@ -41,7 +38,7 @@ def search_documents(catalog: Catalog, memo: dict | None = None) -> dict:
 
 def search_document(entry: Entry, location: str) -> dict:
     """Title, summary, symptom strings and the fix in one line; aliases make old ids findable too."""
-    parts = [_html_of(_shortened(entry.summary, SUMMARY_CHARS))]
+    parts = [_html_of(markdown.shortened(entry.summary, SUMMARY_CHARS))]
     parts += [_html_of(symptom.text) if not symptom.verbatim else _code(symptom.text) for symptom in entry.symptoms]
     parts.append(_html_of(entry.fix.summary))
     if entry.aliases:
@@ -55,22 +52,8 @@ def search_document(entry: Entry, location: str) -> dict:
 
 def _html_of(markdown_text: str) -> str:
     """Entry Markdown as short HTML: code spans kept, links and emphasis reduced to their text."""
-    text = " ".join(markdown_text.split())
-    text = MARKDOWN_LINK.sub(r"\1", text)
-    pieces = CODE_SPAN.split(text)
-    # split() with one group alternates prose, code, prose, ...
-    return "".join(
-        _code(piece) if index % 2 else html.escape(EMPHASIS.sub(r"\2", piece), quote=False)
-        for index, piece in enumerate(pieces)
-    )
-
-
-def _shortened(text: str, limit: int) -> str:
-    """The text cut at a word boundary before `limit` characters."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    return text[:limit].rsplit(" ", 1)[0] + " …"
+    pieces = markdown.plain_pieces(markdown_text)
+    return "".join(_code(piece) if index % 2 else html.escape(piece, quote=False) for index, piece in enumerate(pieces))
 
 
 def _code(text: str) -> str:

@@ -73,6 +73,27 @@ def test_hostile_title_cannot_break_front_matter(repo):
     assert "<script>" not in page.split("---\n", 2)[2]
 
 
+def test_description_is_the_summary_as_plain_text_cut_at_a_word(repo):
+    summary = (
+        "The [caching allocator](https://pytorch.org/docs/stable/notes/cuda.html) raises "
+        "`torch.OutOfMemoryError` when **no** free block fits. " + "Lower the batch size, then retry. " * 12
+    )
+    text = fixture_text("memory", "cuda-oom")
+    start = text.index("summary:")
+    end = text.index("\n", text.index("\n", start) + 1)  # the folded scalar's one line
+    write_entry(repo, "memory", "cuda-oom", text[:start] + f"summary: '{summary}'" + text[end:])
+    meta = yaml.safe_load(render_fixture_pages(repo)["entries/cuda-oom.md"].split("---\n")[1])
+    description = meta["description"]
+    assert description.startswith("The caching allocator raises torch.OutOfMemoryError when no free block fits. Lower")
+    full = (
+        "The caching allocator raises torch.OutOfMemoryError when no free block fits. "
+        + "Lower the batch size, then retry. " * 12
+    )
+    kept = description.removesuffix(" …")
+    assert kept != description and full.startswith(kept + " ")
+    assert 280 < len(kept) <= 300
+
+
 def test_faq_asks_only_what_the_entry_answers(repo):
     catalog = load_catalog(repo)
     full = [item.anchor for item in faq_for(catalog.get("cuda-oom"), catalog)]
