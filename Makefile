@@ -36,6 +36,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check generator tests benchmarks scripts
 	$(BIN)/ruff format --check generator tests benchmarks scripts
+	$(BIN)/trainwreck fmt --check
 
 check: lint test
 
