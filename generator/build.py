@@ -191,7 +191,7 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
     return BuildReport(len(catalog.entries), len(pages), report)
 
 
-def fingerprints_page(catalog: Catalog, memo: dict | None = None) -> Page:
+def fingerprints_page(catalog: Catalog, memo: MutableMapping | None = None) -> Page:
     """api/fingerprints.json, the pattern set both diagnose engines read."""
     return Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries, memo)) + "\n")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from difflib import get_close_matches
 
@@ -33,7 +34,7 @@ class LoadedEntry:
 def load_entries(
     sources: list[Source],
     vocabulary: Vocabulary,
-    memo: dict | None = None,
+    memo: MutableMapping | None = None,
     workers: int = 1,
     cache: EntryCache | None = None,
 ) -> tuple[list[LoadedEntry], list[Problem]]:
@@ -93,7 +94,7 @@ def _parse_part(to_parse: list[tuple[Source, bytes | Problem]], start: int, stop
 
 
 def _load_remembered(
-    source: Source, vocabulary: Vocabulary, memo: dict, cache: EntryCache | None
+    source: Source, vocabulary: Vocabulary, memo: MutableMapping, cache: EntryCache | None
 ) -> tuple[LoadedEntry | None, list[Problem]]:
     try:
         info = source.path.stat()

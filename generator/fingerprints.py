@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -25,7 +25,7 @@ ERROR_HINTS_FILE = Path(__file__).with_name("error_hints.json")
 LOG_PREFIXES_FILE = Path(__file__).with_name("log_prefixes.json")
 
 
-def compile_fingerprints(entries: Sequence[Entry], memo: dict | None = None) -> dict:
+def compile_fingerprints(entries: Sequence[Entry], memo: MutableMapping | None = None) -> dict:
     """The fingerprint set as plain data, entries sorted by id, with a hash of its content.
 
     With a memo (kept by a long-lived process), an entry that is still the same object as last
@@ -50,7 +50,7 @@ def _data_file(path: Path) -> object:
     return json.loads(_read_data_file(path))
 
 
-def _entry_remembered(entry: Entry, memo: dict | None) -> dict:
+def _entry_remembered(entry: Entry, memo: MutableMapping | None) -> dict:
     if memo is None:
         return _entry(entry)
     # Keyed by identity; the entry itself is kept with the result, so its id cannot be reused.
@@ -95,7 +95,7 @@ def _fingerprint(index: int, fp: Fingerprint) -> dict:
     }
 
 
-def example_problems(catalog: Catalog, memo: dict | None = None, workers: int = 1) -> list[Problem]:
+def example_problems(catalog: Catalog, memo: MutableMapping | None = None, workers: int = 1) -> list[Problem]:
     """Each entry's own examples must agree with its own fingerprints: `match` matches, `no_match` does not.
 
     With a memo, an entry whose content was already checked is not checked again; without one,

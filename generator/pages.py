@@ -11,7 +11,7 @@ import html
 import io
 import json
 import posixpath
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,7 +38,7 @@ NEWEST_ON_HOME = 10
 # make a page of 100 to 150 KB.
 LISTING_PAGE_SIZE = 250
 PAGER_NEIGHBOURS = 2  # page numbers shown on each side of the current one
-DESCRIPTION_CHARS = 300  # of the meta description; as much as search result snippets use
+DESCRIPTION_CHARS = 300  # the meta description's length, as for the summary in search results
 PRINTED_UNESCAPED = ("title", "description")  # front matter keys the theme puts into HTML as is
 
 
@@ -92,7 +92,7 @@ def render_pages(
     catalog: Catalog,
     env: Environment,
     site: SiteInfo,
-    memo: dict | None = None,
+    memo: MutableMapping | None = None,
     workers: int = 1,
     meanwhile: Callable[[], list[Page]] = list,
     stored: PageCache | None = None,
@@ -163,7 +163,9 @@ def _export_path(entry_id: str) -> str:
     return f"api/entries/{entry_id}.json"
 
 
-def _listing_pages_remembered(catalog: Catalog, env: Environment, site: SiteInfo, memo: dict | None) -> list[Page]:
+def _listing_pages_remembered(
+    catalog: Catalog, env: Environment, site: SiteInfo, memo: MutableMapping | None
+) -> list[Page]:
     """The listings and catalog-wide exports; with a memo, made again only when a listed field changed."""
     # Listings show only these fields of each entry: when none changed, neither did they.
     index = entries_index(catalog)
@@ -192,7 +194,7 @@ def entry_pages(
     catalog: Catalog,
     env: Environment,
     site: SiteInfo,
-    memo: dict | None = None,
+    memo: MutableMapping | None = None,
     entries: Sequence[Entry] | None = None,
 ) -> list[Page]:
     """The page of each entry (all of them unless `entries` says which)."""
@@ -368,7 +370,9 @@ def export_pages(catalog: Catalog, index: dict) -> list[Page]:
     ]
 
 
-def entry_exports(catalog: Catalog, memo: dict | None = None, entries: Sequence[Entry] | None = None) -> list[Page]:
+def entry_exports(
+    catalog: Catalog, memo: MutableMapping | None = None, entries: Sequence[Entry] | None = None
+) -> list[Page]:
     """api/entries/<id>.json: everything about one entry (all of them unless `entries` says which)."""
     pages = []
     for entry in catalog.entries if entries is None else entries:

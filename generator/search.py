@@ -10,6 +10,7 @@ theme's index of the hand-written pages.
 from __future__ import annotations
 
 import html
+from collections.abc import MutableMapping
 
 from generator import markdown
 from generator.catalog import Catalog
@@ -20,7 +21,7 @@ SEARCH_DOCS = "search/entries.json"
 SUMMARY_CHARS = 300  # what a result shows; keeps the index near 1 KB per entry
 
 
-def search_documents(catalog: Catalog, memo: dict | None = None) -> dict:
+def search_documents(catalog: Catalog, memo: MutableMapping | None = None) -> dict:
     """Search documents of every entry, in the theme's format (title and text are HTML).
 
     With a memo (kept by a long-lived process), the document of an unchanged entry is reused."""
