@@ -169,6 +169,9 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport
     else:
         env = memo.environment = memo.environment or make_environment(settings.templates_dir)
         remembered = memo.pages
+        if cache is not None:
+            # The first build of a `mkdocs serve` session also starts from the pages earlier builds rendered.
+            stored = open_page_cache(settings, cache.version, repr(addresses), read_only=True)
 
     def catalog_pages() -> list[Page]:
         return [

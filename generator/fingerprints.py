@@ -98,8 +98,9 @@ def _fingerprint(index: int, fp: Fingerprint) -> dict:
 def example_problems(catalog: Catalog, memo: MutableMapping | None = None, workers: int = 1) -> list[Problem]:
     """Each entry's own examples must agree with its own fingerprints: `match` matches, `no_match` does not.
 
-    With a memo, an entry whose content was already checked is not checked again; without one,
-    the entries not checked by an earlier build (see entry_cache) are checked on `workers` cores.
+    An entry that passed in an earlier build (see entry_cache) is not checked again. With a memo,
+    neither is one whose content this process already checked; without one, the others are
+    checked on `workers` cores.
     """
     if memo is None:
         unchecked = [item for item in catalog.loaded if not item.from_cache]
@@ -108,7 +109,7 @@ def example_problems(catalog: Catalog, memo: MutableMapping | None = None, worke
     for item in catalog.loaded:
         key = (item.source.shown, item.document.text)
         if key not in memo:
-            memo[key] = _entry_example_problems(item)
+            memo[key] = [] if item.from_cache else _entry_example_problems(item)
         problems += memo[key]
     return problems
 

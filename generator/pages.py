@@ -105,6 +105,8 @@ def render_pages(
     makes the listings and calls `meanwhile`.
     """
     if memo is not None:
+        if stored is not None:
+            _remember_stored_pages(catalog, site, memo, stored)
         pages = entry_pages(catalog, env, site, memo) + entry_exports(catalog, memo)
         return sorted(pages + meanwhile() + _listing_pages_remembered(catalog, env, site, memo), key=_path)
     keys = _stored_page_keys(catalog, site, stored)
@@ -138,6 +140,27 @@ def _stored_page_keys(catalog: Catalog, site: SiteInfo, stored: PageCache | None
         for entry in catalog.entries
         if (loaded := catalog.source_of(entry.id)).cache_key
     }
+
+
+def _remember_stored_pages(catalog: Catalog, site: SiteInfo, memo: MutableMapping, stored: PageCache) -> None:
+    """Put the pages and exports an earlier build rendered into the memo, so that the first
+    build of a `mkdocs serve` session reads them back instead of rendering every entry."""
+    keys = _stored_page_keys(catalog, site, stored)
+    for entry in catalog.entries:
+        files = stored.stored.get(keys.get(entry.id, ""))
+        if files is not None:
+            page, export = _entry_files(entry.id, files)
+            memo[_page_memo_key(entry, catalog, site)] = page
+            memo[_export_memo_key(entry, catalog)] = export
+
+
+def _page_memo_key(entry: Entry, catalog: Catalog, site: SiteInfo) -> tuple:
+    """The entry's YAML (the same text makes the same entry) and what else its page shows."""
+    return (catalog.source_of(entry.id).document.text, _entry_page_inputs(entry, catalog, site))
+
+
+def _export_memo_key(entry: Entry, catalog: Catalog) -> tuple:
+    return ("export", catalog.source_of(entry.id).document.text)
 
 
 def _by_key(pages: list[Page], entries: Sequence[Entry], keys: dict[str, str]) -> dict:
@@ -206,8 +229,7 @@ def entry_pages(
         last_updated = site.last_updated.get(source.shown, entry.created.isoformat())
         key = None
         if memo is not None:
-            # The entry's YAML (the same text makes the same entry) and what else the page shows.
-            key = (catalog.source_of(entry.id).document.text, _entry_page_inputs(entry, catalog, site))
+            key = _page_memo_key(entry, catalog, site)
             if key in memo:
                 pages.append(memo[key])
                 continue
@@ -376,7 +398,7 @@ def entry_exports(
     """api/entries/<id>.json: everything about one entry (all of them unless `entries` says which)."""
     pages = []
     for entry in catalog.entries if entries is None else entries:
-        key = ("export", catalog.source_of(entry.id).document.text)
+        key = _export_memo_key(entry, catalog)
         if memo is not None and key in memo:
             pages.append(memo[key])
             continue

@@ -7,8 +7,8 @@ import shutil
 import pytest
 from conftest import fixture_text, generated, make_repo, rebuild, write_entry
 
-from generator import pages, writer
-from generator.build import build
+from generator import fingerprints, pages, writer
+from generator.build import Memo, build
 from generator.page_cache import CACHE_NAME
 
 ENTRIES = ["cuda-error-generic", "cuda-illegal-memory-access", "cuda-oom", "nccl-watchdog-timeout"]
@@ -134,3 +134,25 @@ def test_a_build_that_fails_to_write_leaves_the_cache_as_it_was(repo, monkeypatc
     with pytest.raises(OSError, match="No space left"):
         build(repo)
     assert path.read_bytes() == before
+
+
+def test_the_first_serve_build_reads_pages_back_and_skips_checked_examples(repo, monkeypatch, tmp_path):
+    build(repo)
+    first = generated(repo)
+    made, checked = [], []
+    faq_for, check = pages.faq_for, fingerprints._entry_example_problems
+    monkeypatch.setattr(pages, "faq_for", lambda entry, catalog: made.append(entry.id) or faq_for(entry, catalog))
+    monkeypatch.setattr(
+        fingerprints, "_entry_example_problems", lambda item: checked.append(item.entry.id) or check(item)
+    )
+    memo = Memo()
+    build(repo, memo=memo)  # an empty memo always builds in full, as `mkdocs serve` starts
+    assert (made, checked) == ([], [])
+    assert generated(repo) == first
+    write_entry(
+        repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("during training", "in training")
+    )
+    build(repo, memo=memo)
+    # The title changed, so the page that lists cuda-oom under "links here" is made again too.
+    assert (made, checked) == (["cuda-oom", "nccl-watchdog-timeout"], ["cuda-oom"])
+    assert generated(repo) == fresh_build(repo, tmp_path)
