@@ -100,7 +100,8 @@ def render_pages(
     """Every generated page and export, plus the pages `meanwhile` makes, sorted by path.
 
     With a memo (kept by a long-lived process), an entry page whose inputs did not change since
-    the last call is reused instead of rendered again. Without one, the pages and exports of the
+    the last call, or since the earlier build that `stored` it, is reused instead of rendered
+    again. Without one, the pages and exports of the
     entries not `stored` by an earlier build are made on `workers` cores, while this process
     makes the listings and calls `meanwhile`.
     """
