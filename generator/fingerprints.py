@@ -102,14 +102,14 @@ def example_problems(catalog: Catalog, memo: MutableMapping | None = None, worke
     neither is one whose content this process already checked; without one, the others are
     checked on `workers` cores.
     """
+    unchecked = [item for item in catalog.loaded if not item.from_cache]
     if memo is None:
-        unchecked = [item for item in catalog.loaded if not item.from_cache]
         return map_in_parts(_part_example_problems, unchecked, len(unchecked), workers)
     problems = []
-    for item in catalog.loaded:
+    for item in unchecked:
         key = (item.source.shown, item.document.text)
         if key not in memo:
-            memo[key] = [] if item.from_cache else _entry_example_problems(item)
+            memo[key] = _entry_example_problems(item)
         problems += memo[key]
     return problems
 
