@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from generator.document import Document, DocumentError, read_document
 from generator.entry_cache import EntryCache, cache_key
 from generator.errors import Problem
-from generator.parallel import map_in_parts
+from generator.parallel import Parts
 from generator.schema import Entry, model_of
 from generator.sources import Source
 from generator.vocabulary import Vocabulary
@@ -68,9 +68,13 @@ def _load_all(
     ]
     misses = [index for index, result in enumerate(results) if result is None]
     to_parse = [(sources[index], raws[index]) for index in misses]
-    documents = map_in_parts(_parse_part, to_parse, len(misses), workers)
-    for index, document in zip(misses, documents, strict=True):
-        results[index] = _validated(sources[index], document, vocabulary, keys[index])
+    # Each part is validated here as soon as a worker has parsed it, while they parse the rest.
+    documents = Parts(_parse_part, to_parse, len(misses), workers)
+    try:
+        for index, document in zip(misses, documents, strict=True):
+            results[index] = _validated(sources[index], document, vocabulary, keys[index])
+    finally:
+        documents.close()
     return results
 
 

@@ -14,7 +14,7 @@ import pickle
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 Shared = TypeVar("Shared")
@@ -70,10 +70,17 @@ class Parts:
         self.pending = self.pool.imap(_run_part, bounds)
 
     def results(self) -> list[Result]:
+        return list(self)
+
+    def __iter__(self) -> Iterator[Result]:
+        """The results in order, each part's as soon as it is done, so that the caller can work
+        on them while the workers compute the rest."""
         if self.pool is None:
-            return self.function(self.shared, 0, self.count)
+            yield from self.function(self.shared, 0, self.count)
+            return
         try:
-            return [result for path in self.pending for result in _load(path)]
+            for path in self.pending:
+                yield from _load(path)
         finally:
             self.close()
 
