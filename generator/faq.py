@@ -66,7 +66,7 @@ def faq_for(entry: Entry, catalog: Catalog) -> list[FaqItem]:
 
 
 def _item(anchor: str, question: str, answer: str) -> FaqItem:
-    return FaqItem(anchor, question, answer, _plain(answer))
+    return FaqItem(anchor, question, answer, markdown.plain_from_escaped(answer))
 
 
 def _fix_answer(entry: Entry) -> str:
@@ -154,10 +154,3 @@ def _join(items: list[str], word: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {word} {items[-1]}"
-
-
-def _plain(answer: str) -> str:
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", answer)
-    text = re.sub(r"`+ ?([^`]*?) ?`+", r"\1", text)
-    text = text.replace("&lt;", "<").replace("&#123;", "{").replace("&#96;", "`").replace("&amp;", "&")
-    return re.sub(r"\\([\\`*_{}\[\]()#+\-.!|])", r"\1", text)

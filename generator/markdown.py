@@ -22,6 +22,10 @@ MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 LOOSE_CODE_SPAN = re.compile(r"`+([^`]+)`+")
 EMPHASIS = re.compile(r"(\*\*|__|\*)(?=\S)(.+?)(?<=\S)\1")
 SAFE_SCHEMES = {"http", "https"}
+# What prose escaping replaces, in order ("&" first, so that no entity is escaped twice).
+ENTITIES = (("&", "&amp;"), ("<", "&lt;"), ("{", "&#123;"), ("`", "&#96;"))
+BACKSLASH_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
+PADDED_CODE_SPAN = re.compile(r"`+ ?([^`]*?) ?`+")
 
 
 def inline(text: str) -> str:
@@ -89,6 +93,15 @@ def plain(text: str) -> str:
     return "".join(plain_pieces(text))
 
 
+def plain_from_escaped(escaped: str) -> str:
+    """Markdown made by `inline` (or composed from its output) back to plain text, for the FAQPage
+    JSON-LD: links reduced to their text, code spans to their content, escapes undone."""
+    text = PADDED_CODE_SPAN.sub(r"\1", MARKDOWN_LINK.sub(r"\1", escaped))
+    for character, entity in reversed(ENTITIES):
+        text = text.replace(entity, character)
+    return BACKSLASH_ESCAPE.sub(r"\1", text)
+
+
 def shortened(text: str, limit: int) -> str:
     """The text on one line, cut at a word boundary before `limit` characters."""
     text = " ".join(text.split())
@@ -139,7 +152,8 @@ def _escape_prose(text: str, block: bool) -> str:
 
 
 def _escape_plain(text: str, block: bool) -> str:
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace("{", "&#123;").replace("`", "&#96;")
+    for character, entity in ENTITIES:
+        text = text.replace(character, entity)
     if "](" in text:
         text = LINK_TARGET.sub(_neutralise_link, text)
     if "]:" in text:

@@ -97,3 +97,11 @@ def test_listing_titles_are_escaped_html_with_code_spans():
     # An unbalanced backtick stays text; a double-backtick span may hold one; lines are joined.
     assert markdown.inline_html("GLIBCXX_3.4.xx' not found `") == "GLIBCXX_3.4.xx' not found `"
     assert markdown.inline_html("``a`b``\nnext") == "<code>a`b</code> next"
+
+
+def test_escaped_markdown_reads_back_as_the_plain_text_written():
+    escaped = markdown.inline("# Set `a<b && {x}` & {y} <br> per the [docs](https://x.y/z)")
+    assert escaped == "\\# Set `a<b && {x}` &amp; &#123;y} &lt;br> per the [docs](https://x.y/z)"
+    assert markdown.plain_from_escaped(escaped) == "# Set a<b && {x} & {y} <br> per the docs"
+    # A neutralised link stays text; an entity the writer typed is not decoded twice.
+    assert markdown.plain_from_escaped(markdown.inline("[x](javascript:y) &lt;")) == "[x](javascript:y) &lt;"
