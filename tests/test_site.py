@@ -221,9 +221,11 @@ def test_entry_images_never_load(repo):
     assert "tracker.example" in page  # kept as a plain link, not dropped silently
 
 
-def test_title_and_summary_cannot_break_out_of_the_page_head(repo):
-    """The theme prints the front matter title and description without escaping them."""
+def test_title_summary_and_faq_cannot_break_out_of_the_page_head(repo):
+    """The theme prints the front matter title and description without escaping them, and the
+    FAQ answers go into a <script> element as JSON-LD."""
     text = fixture_text("memory", "cuda-oom")
+    text = text.replace("than the device has.", "than the device has </script><script>alert(3)</script>.")
     text = text.replace(
         "title: CUDA out of memory during training", 'title: "</title><script>alert(1)</script> <b>x</b>"'
     )
@@ -234,6 +236,8 @@ def test_title_and_summary_cannot_break_out_of_the_page_head(repo):
     assert result.returncode == 0, result.stderr
     page = (repo.site_dir / "entries/cuda-oom/index.html").read_text(encoding="utf-8")
     assert "<script>alert" not in page and "<b>x</b>" not in page
+    jsonld = json.loads(page.split('<script type="application/ld+json">', 1)[1].split("</script>", 1)[0])
+    assert jsonld["mainEntity"][0]["acceptedAnswer"]["text"].endswith("</script><script>alert(3)</script>.")
     assert "<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; &lt;b&gt;x&lt;/b&gt; - " in page
     assert (
         'content="The caching allocator cannot find a free block for a new tensor and raises an &quot;out-of-memory&quot; error.&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;"'
