@@ -1,13 +1,14 @@
 """The controlled vocabularies in entries/_vocab/: categories, severities, tags, systems.
 
-Each is a YAML mapping of slug → {title, description, ...}. Entries may only use listed slugs,
-and the index pages take their titles and descriptions from here.
+Each is a YAML mapping of slug → {title, description} (systems may add `package`, the PyPI
+name). Entries may only use listed slugs, and the index pages take their titles and descriptions
+from here.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from generator.document import DocumentError, read_document
@@ -15,6 +16,7 @@ from generator.errors import Problem, ProblemsFound
 
 KINDS = ("categories", "severities", "tags", "systems")
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+OPTIONAL_FIELDS = {"systems": ("package",)}
 
 
 @dataclass(frozen=True)
@@ -22,7 +24,7 @@ class Term:
     slug: str
     title: str
     description: str
-    extra: dict = field(default_factory=dict)
+    package: str | None = None  # systems only: the name on PyPI
 
 
 @dataclass(frozen=True)
@@ -40,13 +42,13 @@ def load_vocabulary(vocab_dir: Path, root: Path) -> Vocabulary:
     for kind in KINDS:
         path = vocab_dir / f"{kind}.yml"
         shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-        kinds[kind] = _read_terms(path, shown, problems)
+        kinds[kind] = _read_terms(path, shown, OPTIONAL_FIELDS.get(kind, ()), problems)
     if problems:
         raise ProblemsFound(problems)
     return Vocabulary(kinds)
 
 
-def _read_terms(path: Path, shown: str, problems: list[Problem]) -> dict[str, Term]:
+def _read_terms(path: Path, shown: str, optional: tuple[str, ...], problems: list[Problem]) -> dict[str, Term]:
     try:
         document = read_document(path.read_bytes())
     except FileNotFoundError:
@@ -68,6 +70,18 @@ def _read_terms(path: Path, shown: str, problems: list[Problem]) -> dict[str, Te
         ):
             problems.append(Problem(shown, line, col, slug, "each term needs a `title` and a `description` string"))
             continue
-        extra = {key: value for key, value in spec.items() if key not in ("title", "description")}
-        terms[slug] = Term(slug, spec["title"].strip(), spec["description"].strip(), extra)
+        allowed = ("title", "description", *optional)
+        if unknown := [str(key) for key in spec if key not in allowed]:
+            problems.append(Problem(shown, line, col, slug, _unknown_fields_message(unknown, allowed)))
+            continue
+        package = str(spec["package"]) if "package" in spec else None
+        terms[slug] = Term(slug, spec["title"].strip(), spec["description"].strip(), package)
     return terms
+
+
+def _unknown_fields_message(unknown: list[str], allowed: tuple[str, ...]) -> str:
+    # The usual way to get one: a comma inside an unquoted value of a {title: ..., description: ...}
+    # mapping ends the value there, and the rest becomes a key of its own.
+    fields = ", ".join(f"`{key}`" for key in unknown)
+    known = ", ".join(f"`{key}`" for key in allowed)
+    return f"unknown field {fields}; a term has {known} (quote a value that holds a comma)"

@@ -64,7 +64,20 @@ def test_at_least_forty_real_logs_with_sources():
     for path in REALWORLD:
         case = load_realworld(path)
         assert case["source"].startswith("https://"), path.name
-        assert path.stem == case["entry"], path.name
+        assert path.stem.split("--")[0] == case["entry"], path.name
+
+
+def test_every_entry_has_a_real_log(catalog):
+    covered = {load_realworld(path)["entry"] for path in REALWORLD}
+    assert [entry.id for entry in catalog.entries if entry.id not in covered] == []
+
+
+def test_real_logs_of_one_entry_come_from_different_threads():
+    sources: dict[str, list[str]] = {}
+    for path in REALWORLD:
+        case = load_realworld(path)
+        sources.setdefault(case["entry"], []).append(case["source"])
+    assert {entry: urls for entry, urls in sources.items() if len(set(urls)) != len(urls)} == {}
 
 
 @pytest.mark.parametrize("path", REALWORLD, ids=lambda path: path.stem)
