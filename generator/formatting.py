@@ -1,10 +1,9 @@
 """`trainwreck fmt`: rewrite entry files into the canonical layout, keeping every comment.
 
 Canonical means: fields in the order the schema declares them (at every level the schema knows),
-two-space indentation with list dashes indented under their key, plain text folded at 100
-columns, the
-schema modeline first, one trailing newline. Formatting never changes what the YAML means; a
-test round-trips every entry to prove it.
+two-space indentation with list dashes indented under their key, plain and folded (>) text folded
+afresh at 100 columns, the schema modeline first, one trailing newline. Formatting never changes
+what the YAML means; a test round-trips every entry to prove it.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ from itertools import pairwise
 from pydantic import BaseModel
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import FoldedScalarString
 from yaml import CSafeLoader, ScalarEvent
 from yaml import load as yaml_safe_load
 from yaml import parse as yaml_parse
@@ -30,6 +30,7 @@ def format_entry(text: str) -> str:
     data = yaml.load(text)
     if isinstance(data, CommentedMap):
         _order(data, Entry)
+    _forget_fold_points(data)
     out = io.StringIO()
     yaml.dump(data, out)
     formatted = out.getvalue()
@@ -43,6 +44,20 @@ def format_entry(text: str) -> str:
     if safe_load(stripped) != meaning:
         raise FormattingError("formatting would change the entry's data; file left as it is")
     return stripped
+
+
+def _forget_fold_points(node: object) -> None:
+    """ruamel keeps the line breaks a folded (>) scalar was written with and adds its own where a
+    line passes the width, which left one- or two-word lines behind after every edit. Without the
+    old ones, the text is folded afresh; a line break in a folded scalar is only a space."""
+    if isinstance(node, FoldedScalarString):
+        node.fold_pos = []
+    elif isinstance(node, CommentedMap):
+        for value in node.values():
+            _forget_fold_points(value)
+    elif isinstance(node, CommentedSeq):
+        for item in node:
+            _forget_fold_points(item)
 
 
 def _attach_comments_to_following_keys(node: CommentedMap) -> None:

@@ -44,6 +44,15 @@ def test_block_scalars_keep_trailing_spaces():
     assert format_entry(text) == text
 
 
+def test_folded_text_is_folded_afresh():
+    words = " ".join(["word"] * 30)
+    ragged = f"{MODELINE}\nid: x\nsummary: >-\n  {words} and\n  more\n  {words}\n"
+    formatted = format_entry(ragged)
+    lines = formatted.splitlines()[3:]
+    assert all(60 < len(line) < 110 for line in lines[:-1]), lines
+    assert yaml.safe_load(formatted) == yaml.safe_load(ragged)
+
+
 def test_check_mode_and_write_mode(repo, capsys):
     path = write_entry(repo, "memory", "cuda-oom", (repo.entries_dir / "memory" / "cuda-oom.yaml").read_text() + "\n\n")
     assert main(["--root", str(repo.root), "fmt", "--check"]) == 1
