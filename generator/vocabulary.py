@@ -17,6 +17,7 @@ from generator.errors import Problem, ProblemsFound
 KINDS = ("categories", "severities", "tags", "systems")
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 OPTIONAL_FIELDS = {"systems": ("package",)}
+PACKAGE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$")  # PyPI's rule for project names
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,10 @@ def _read_terms(path: Path, shown: str, optional: tuple[str, ...], problems: lis
         if unknown := [str(key) for key in spec if key not in allowed]:
             problems.append(Problem(shown, line, col, slug, _unknown_fields_message(unknown, allowed)))
             continue
-        package = str(spec["package"]) if "package" in spec else None
+        package = spec.get("package")
+        if package is not None and not (isinstance(package, str) and PACKAGE.match(package)):
+            problems.append(Problem(shown, line, col, slug, "`package` is a PyPI project name, such as `flash-attn`"))
+            continue
         terms[slug] = Term(slug, spec["title"].strip(), spec["description"].strip(), package)
     return terms
 

@@ -31,6 +31,12 @@ def test_golden_pages(repo, path):
     assert render_fixture_pages(repo)[path] == expected, "run `make golden` and review the diff"
 
 
+def test_system_pages_name_the_pypi_package(repo):
+    pages = render_fixture_pages(repo)
+    assert "Package on PyPI: `torch`." in pages["systems/pytorch.md"]
+    assert "Package on PyPI" not in pages["systems/cuda.md"]
+
+
 def test_entry_page_sections_in_order(repo):
     page = render_fixture_pages(repo)["entries/cuda-oom.md"]
     headings = re.findall(r"^## (.+?)(?: \{ data-search-exclude \})?$", page, re.MULTILINE)

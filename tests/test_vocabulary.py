@@ -63,6 +63,13 @@ def test_only_systems_have_a_package(vocab_dir):
     ]
 
 
+def test_a_package_must_be_a_pypi_name(vocab_dir):
+    line = add_line(vocab_dir / "systems.yml", "evil: {title: Evil, package: 'x` <b>', description: Not a name.}")
+    assert problems_of(vocab_dir) == [
+        f"entries/_vocab/systems.yml:{line}:1: evil: `package` is a PyPI project name, such as `flash-attn`"
+    ]
+
+
 def test_bad_slugs_and_missing_fields_are_all_reported(vocab_dir):
     first = add_line(vocab_dir / "systems.yml", "Not_A_Slug: {title: X, description: Y.}")
     second = add_line(vocab_dir / "systems.yml", "rocm: {title: ROCm}")
