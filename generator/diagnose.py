@@ -6,7 +6,8 @@ file I/O. `Matcher.feed` takes lines in chunks so a 100 MB log streams in bounde
 
 Steps: decode leniently → split lines (CRLF, progress-bar redraws) → clean each line (ANSI and
 control characters, then timestamp and rank prefixes) → stage 1: find every anchor in the chunk
-→ stage 2: evaluate fingerprints on candidate lines only → group repeats → rank entries.
+(one Aho-Corasick pass for all of them, so the time does not grow with the corpus) → stage 2:
+evaluate fingerprints on candidate lines only → group repeats → rank entries.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+
+import ahocorasick
 
 RESULT_VERSION = 1
 MAX_LINE = 16_000_000  # characters of one line that are examined; the rest is ignored
@@ -193,6 +196,7 @@ class Matcher:
             for literal in entry["exclude"]:
                 self.entry_excludes.setdefault(literal, []).append(entry["id"])
         self.hints = list(fingerprint_set["error_hints"])
+        self.literals = LiteralFinder([*self.by_anchor, *self.entry_excludes, *self.hints])
 
     def feed_text(self, raw_lines: Iterable[str], chunk_lines: int = 20000) -> None:
         chunk: list[Line] = []
@@ -207,13 +211,14 @@ class Matcher:
 
     def _feed(self, chunk: list[Line]) -> None:
         joined, starts = _join(chunk)
-        # Stage 1: one pass per distinct literal over the whole chunk.
+        # Stage 1: the lines holding each anchor, exclusion and hint, in one pass over the chunk.
+        found = self.literals.lines(joined, starts)
         for literal, entry_ids in self.entry_excludes.items():
-            if literal in joined:
+            if literal in found:
                 self.excluded.update(entry_ids)
         evidence_lines: set[int] = set()
         for anchor, users in self.by_anchor.items():
-            for index in _lines_containing(joined, starts, anchor):
+            for index in found.get(anchor, ()):
                 line = chunk[index]
                 # Stage 2: only the fingerprints that share this anchor, only on this line.
                 for entry, fp in users:
@@ -221,7 +226,7 @@ class Matcher:
                         self._record(entry["id"], fp["index"], line)
                         evidence_lines.add(index)
         for hint in self.hints:
-            for index in _lines_containing(joined, starts, hint):
+            for index in found.get(hint, ()):
                 if index not in evidence_lines:
                     self._record_unmatched(chunk[index])
 
@@ -361,16 +366,32 @@ def _join(chunk: list[Line]) -> tuple[str, list[int]]:
     return "\n".join(line.text for line in chunk), starts
 
 
-def _lines_containing(joined: str, starts: list[int], literal: str) -> Iterator[int]:
-    """Indexes of the lines that contain `literal`, each once, in order."""
-    position = joined.find(literal)
-    while position != -1:
-        index = bisect_right(starts, position) - 1
-        yield index
-        following = index + 1
-        if following >= len(starts):
-            return
-        position = joined.find(literal, starts[following])
+class LiteralFinder:
+    """Stage 1: the lines holding each of many literals, found in one pass over a chunk
+    (Aho-Corasick). A pass per literal (str.find) took 0.52 of 0.82 s on a 10 MB log with 298
+    anchors, and grew with every entry added."""
+
+    def __init__(self, literals: list[str]) -> None:
+        self.automaton = ahocorasick.Automaton()
+        for literal in literals:
+            if literal:
+                self.automaton.add_word(literal, literal)
+        if len(self.automaton):
+            self.automaton.make_automaton()
+        self.every_line = "" in literals  # an empty literal is in every line, as with str.find
+
+    def lines(self, joined: str, starts: list[int]) -> dict[str, list[int]]:
+        """Each literal found in the chunk → the indexes of the lines that contain it, each once,
+        in order. Literals hold no newline, so a match lies within one line."""
+        lines: dict[str, list[int]] = {"": list(range(len(starts)))} if self.every_line else {}
+        if self.automaton.kind != ahocorasick.AHOCORASICK:
+            return lines
+        for end, literal in self.automaton.iter(joined):
+            index = bisect_right(starts, end) - 1
+            indexes = lines.setdefault(literal, [])
+            if not indexes or indexes[-1] != index:
+                indexes.append(index)
+        return lines
 
 
 def diagnose_text(text: str, fingerprint_set: dict) -> dict:

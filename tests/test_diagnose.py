@@ -9,8 +9,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from generator.diagnose import decode_log, diagnose_stream, diagnose_text
+from generator.diagnose import Line, LiteralFinder, _join, decode_log, diagnose_stream, diagnose_text
 from generator.fingerprints import canonical_json
 
 HERE = Path(__file__).parent
@@ -146,3 +148,19 @@ def test_text_entry_point(fingerprint_set):
         "Step 10 finished\nRuntimeError: CUDA error: an illegal memory access was encountered", fingerprint_set
     )
     assert ids(result) == ["cuda-illegal-memory-access", "cuda-error-generic"]
+
+
+def lines_by_scanning(lines: list[str], literals: list[str]) -> dict[str, list[int]]:
+    """What stage 1 must find, the slow and obvious way."""
+    found = {literal: [index for index, line in enumerate(lines) if literal in line] for literal in literals}
+    return {literal: indexes for literal, indexes in found.items() if indexes}
+
+
+# Few letters, so that literals overlap, repeat and sit inside one another.
+LINE_TEXT = st.text(alphabet="abc :", max_size=30)
+
+
+@given(st.lists(LINE_TEXT, min_size=1, max_size=20), st.lists(st.text(alphabet="abc :", max_size=4), max_size=8))
+def test_one_pass_finds_the_lines_of_every_literal(lines, literals):
+    joined, starts = _join([Line(number, line, None, "~") for number, line in enumerate(lines, 1)])
+    assert LiteralFinder(literals).lines(joined, starts) == lines_by_scanning(lines, literals)
