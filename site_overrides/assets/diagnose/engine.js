@@ -385,7 +385,7 @@
 
   // A bit per hashed trigram of the chunk. An anchor with a trigram the chunk lacks cannot occur
   // in it, so its (much slower) indexOf scan is skipped. Collisions only cost a scan: results are
-  // exactly those of scanning every anchor, which is what the Python engine does.
+  // exactly those of scanning every anchor; the Python engine finds them all in one pass instead.
   const TRIGRAM_BITS = 1 << 20;
 
   function trigramHash(a, b, c) {
