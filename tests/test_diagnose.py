@@ -156,11 +156,13 @@ def lines_by_scanning(lines: list[str], literals: list[str]) -> dict[str, list[i
     return {literal: indexes for literal, indexes in found.items() if indexes}
 
 
-# Few letters, so that literals overlap, repeat and sit inside one another.
-LINE_TEXT = st.text(alphabet="abc :", max_size=30)
+# Few letters, so that literals overlap, repeat and sit inside one another. Three are not ASCII
+# (one not even in the BMP): match positions must count code points, as Python's do.
+ALPHABET = "abc :é漢😀"
+LINE_TEXT = st.text(alphabet=ALPHABET, max_size=30)
 
 
-@given(st.lists(LINE_TEXT, min_size=1, max_size=20), st.lists(st.text(alphabet="abc :", max_size=4), max_size=8))
+@given(st.lists(LINE_TEXT, min_size=1, max_size=20), st.lists(st.text(alphabet=ALPHABET, max_size=4), max_size=8))
 def test_one_pass_finds_the_lines_of_every_literal(lines, literals):
     joined, starts = _join([Line(number, line, None, "~") for number, line in enumerate(lines, 1)])
     assert LiteralFinder(literals).lines(joined, starts) == lines_by_scanning(lines, literals)
