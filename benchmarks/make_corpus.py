@@ -34,8 +34,11 @@ def install_site_files(target: Path) -> None:
 
 
 def make_corpus(count: int, target: Path, seed: int = 1) -> Path:
-    """A repository at `target` with the real site files and `count` synthetic entries."""
-    rng = random.Random(seed)
+    """A repository at `target` with the real site files and `count` synthetic entries.
+
+    Entry N copies the same real entry whatever `count` is (its own random stream picks the
+    models), so corpora of different sizes can be compared entry by entry."""
+    rng, picks = random.Random(seed), random.Random(seed)
     if target.exists():
         shutil.rmtree(target)
     install_site_files(target)
@@ -45,7 +48,7 @@ def make_corpus(count: int, target: Path, seed: int = 1) -> Path:
     ]
     ids = [f"synthetic-{number:05d}" for number in range(count)]
     for number, entry_id in enumerate(ids):
-        entry = _variant(rng.choice(models), entry_id, number, ids, rng)
+        entry = _variant(picks.choice(models), entry_id, number, ids, rng)
         path = target / "entries" / entry["category"] / f"{entry_id}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
         text = yaml.dump(entry, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True, width=100)
