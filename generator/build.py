@@ -127,24 +127,32 @@ def load_catalog(
     return catalog
 
 
-def build(settings: Settings, *, write: bool = True, memo: Memo | None = None) -> BuildReport:
-    """Validate everything, render every page in memory, then write them all at once (or not at all)."""
+def build(
+    settings: Settings, *, write: bool = True, memo: Memo | None = None, stale_inputs: dict | None = None
+) -> BuildReport:
+    """Validate everything, render every page in memory, then write them all at once (or not at all).
+
+    `stale_inputs` is the inputs stamp of a caller that already found the output out of date
+    (the command line checks that before importing this module), so it is not checked twice."""
     # Parsing creates millions of objects and no cycles; the cyclic collector, left on, would
     # rescan the growing heap again and again (half the load time at 10,000 entries).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _build(settings, write=write, memo=memo)
+        return _build(settings, write=write, memo=memo, stale_inputs=stale_inputs)
     finally:
         if collecting:
             gc.enable()
 
 
-def _build(settings: Settings, *, write: bool, memo: Memo | None) -> BuildReport:
+def _build(settings: Settings, *, write: bool, memo: Memo | None, stale_inputs: dict | None) -> BuildReport:
     # 0. Nothing changed since the last build: nothing to do (unless an empty memo needs filling).
-    inputs = freshness.inputs_stamp(settings) if write else {}
-    if write and (memo is None or memo.entries) and (counts := freshness.fresh_counts(settings, inputs)):
-        return BuildReport(counts[0], counts[1], WriteReport(written=0, unchanged=counts[1], removed=0))
+    if stale_inputs is not None:
+        inputs = stale_inputs
+    else:
+        inputs = freshness.inputs_stamp(settings) if write else {}
+        if write and (memo is None or memo.entries) and (counts := freshness.fresh_counts(settings, inputs)):
+            return BuildReport(counts[0], counts[1], WriteReport(written=0, unchanged=counts[1], removed=0))
     if memo is not None:
         memo.keep_if(freshness.shared_inputs_stamp(settings))
     # 1. Entries → catalog. Raises with every problem before anything is rendered.

@@ -12,20 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from ruamel.yaml.error import YAMLError
-
-from generator import __version__, report
-from generator.build import build, load_catalog, site_info
-from generator.diagnose import diagnose_stream
+from generator import __version__, freshness
 from generator.errors import ProblemsFound
-from generator.filetree import replace_file
-from generator.fingerprints import canonical_json, compile_fingerprints
-from generator.formatting import FormattingError, format_entry
-from generator.jsonschema import schema_text
-from generator.pages import entries_index, to_json
-from generator.scaffold import ScaffoldError, write_scaffold
 from generator.settings import Settings, find_root, settings_for
-from generator.sources import find_sources
+
+# Each command imports the stages it uses when it runs. A no-op `trainwreck build` answers from
+# the freshness stamp alone, and importing Pydantic, Jinja and the YAML libraries would be most
+# of its time (0.25 of 0.4 s at 10,000 entries).
 
 CHUNK = 1 << 20
 
@@ -98,24 +91,39 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _validate(settings: Settings, args) -> int:
+    from generator.build import load_catalog
+
     catalog = load_catalog(settings)
     print(f"{len(catalog.entries)} entries valid", file=sys.stderr)
     return 0
 
 
 def _build(settings: Settings, args) -> int:
-    result = build(settings, write=not args.check)
+    inputs = None if args.check else freshness.inputs_stamp(settings)
+    if inputs is not None and (fresh := freshness.fresh_counts(settings, inputs)):
+        entries, pages = fresh
+        _print_written(settings, entries, written=0, unchanged=pages, removed=0)
+        return 0
+    from generator.build import build
+
+    result = build(settings, write=not args.check, stale_inputs=inputs)
     if result.write is None:
         print(f"{result.entries} entries, {result.pages} pages rendered; nothing written (--check)", file=sys.stderr)
         return 0
     done = result.write
-    shown = settings.generated_dir.relative_to(settings.root)
-    counts = f"{done.written} written, {done.unchanged} unchanged, {done.removed} removed"
-    print(f"{result.entries} entries → {shown}/: {counts}", file=sys.stderr)
+    _print_written(settings, result.entries, done.written, done.unchanged, done.removed)
     return 0
 
 
+def _print_written(settings: Settings, entries: int, written: int, unchanged: int, removed: int) -> None:
+    shown = settings.generated_dir.relative_to(settings.root)
+    print(f"{entries} entries → {shown}/: {written} written, {unchanged} unchanged, {removed} removed", file=sys.stderr)
+
+
 def _new(settings: Settings, args) -> int:
+    from generator.build import load_catalog
+    from generator.scaffold import ScaffoldError, write_scaffold
+
     catalog = load_catalog(settings)
     try:
         path = write_scaffold(settings, catalog, args.id, args.category)
@@ -126,6 +134,11 @@ def _new(settings: Settings, args) -> int:
 
 
 def _diagnose(settings: Settings, args) -> int:
+    from generator import report
+    from generator.build import site_info
+    from generator.diagnose import diagnose_stream
+    from generator.fingerprints import canonical_json
+
     fingerprint_set = _fingerprint_set(settings, args.fingerprints)
     if args.log == "-":
         result = diagnose_stream(_chunks(sys.stdin.buffer), fingerprint_set)
@@ -144,6 +157,9 @@ def _diagnose(settings: Settings, args) -> int:
 
 
 def _explain(settings: Settings, args) -> int:
+    from generator import report
+    from generator.build import load_catalog, site_info
+
     catalog = load_catalog(settings)
     entry = catalog.find(args.id)
     site = site_info(settings)
@@ -155,6 +171,11 @@ def _explain(settings: Settings, args) -> int:
 
 
 def _export(settings: Settings, args) -> int:
+    from generator.build import load_catalog
+    from generator.fingerprints import canonical_json, compile_fingerprints
+    from generator.jsonschema import schema_text
+    from generator.pages import entries_index, to_json
+
     catalog = load_catalog(settings)
     if args.what == "fingerprints":
         sys.stdout.write(canonical_json(compile_fingerprints(catalog.entries)) + "\n")
@@ -166,6 +187,12 @@ def _export(settings: Settings, args) -> int:
 
 
 def _fmt(settings: Settings, args) -> int:
+    from ruamel.yaml.error import YAMLError
+
+    from generator.filetree import replace_file
+    from generator.formatting import FormattingError, format_entry
+    from generator.sources import find_sources
+
     paths = args.paths or sorted(source.path for source in find_sources(settings.entries_dir, settings.root)[0])
     changed, broken = [], []
     for path in paths:
@@ -195,6 +222,9 @@ def _shown(path: Path, root: Path) -> str:
 
 
 def _fingerprint_set(settings: Settings, path: Path | None) -> dict:
+    from generator.build import load_catalog
+    from generator.fingerprints import compile_fingerprints
+
     if path is None:
         return compile_fingerprints(load_catalog(settings).entries)
     try:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 import yaml
@@ -53,6 +55,22 @@ def test_build_then_noop(repo, capsys):
     assert code == 0 and err.startswith("4 entries → build/docs/: ") and " 0 removed" in err
     code, _, err = run(repo, capsys, "build")
     assert code == 0 and " 0 written," in err
+
+
+def test_noop_build_answers_from_the_stamp_without_loading_the_stages(repo):
+    """Importing the validator and the renderers had been most of a no-op rerun's time."""
+    heavy = ("jinja2", "pydantic", "yaml")
+    script = (
+        "import sys; from generator.cli import main; code = main(sys.argv[1:]); "
+        f"print(code, [name for name in {heavy!r} if name in sys.modules])"
+    )
+    command = [sys.executable, "-c", script, "--root", str(repo.root), "build"]
+    first = subprocess.run(command, capture_output=True, text=True, check=True)
+    again = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert first.stdout == "0 ['jinja2', 'pydantic', 'yaml']\n"
+    assert again.stdout == "0 []\n"
+    pages = first.stderr.split(": ", 1)[1].split(" written")[0]
+    assert again.stderr == f"4 entries → build/docs/: 0 written, {pages} unchanged, 0 removed\n"
 
 
 def test_new_scaffold_fails_until_filled_then_builds(repo, capsys):
