@@ -26,6 +26,7 @@ SAFE_SCHEMES = {"http", "https"}
 ENTITIES = (("&", "&amp;"), ("<", "&lt;"), ("{", "&#123;"), ("`", "&#96;"))
 BACKSLASH_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
 PADDED_CODE_SPAN = re.compile(r"`+ ?([^`]*?) ?`+")
+BACKTICK_RUN = re.compile(r"`+")
 
 
 def inline(text: str) -> str:
@@ -169,3 +170,25 @@ def _neutralise_link(match: re.Match) -> str:
     if match.group(1).lower() in SAFE_SCHEMES:
         return match.group(0)
     return "]\\(" + match.group(0)[2:]
+
+
+def cut_code_spans(text: str) -> list[str]:
+    """Code spans that look like one span cut in two by backticks inside it.
+
+    An error message quoted between single backticks ends its code span at the message's own
+    first backtick (`Use `x` instead.` renders as code, text, code). Such a piece starts or ends
+    with a space but not both, or opens right after a letter or digit. Fenced blocks (three or
+    more backticks) are skipped.
+    """
+    found, position = [], 0
+    while opener := BACKTICK_RUN.search(text, position):
+        closer = re.compile(rf"(?<!`){opener.group()}(?!`)").search(text, opener.end())
+        if closer is None:
+            break
+        content = text[opener.end() : closer.start()].replace("\n", " ")
+        before = text[opener.start() - 1] if opener.start() else " "
+        lopsided = content.startswith(" ") != content.endswith(" ")
+        if len(opener.group()) < 3 and content.strip() and (lopsided or before.isalnum() or before == "_"):
+            found.append(content.strip())
+        position = closer.end()
+    return found

@@ -14,6 +14,7 @@ from typing import Annotated, Literal, get_args
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -23,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from generator import dialect
+from generator import dialect, markdown
 
 ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 # Windows refuses these as file names whatever the extension, so an id can never be one.
@@ -31,8 +32,19 @@ WINDOWS_RESERVED = {"con", "prn", "aux", "nul"} | {f"com{i}" for i in range(10)}
 
 EntryId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
 OneLine = Annotated[str, StringConstraints(min_length=1, max_length=400, pattern=r"^[^\n]*\S[^\n]*$")]
-Prose = Annotated[str, StringConstraints(min_length=1, max_length=2000)]
-LongProse = Annotated[str, StringConstraints(min_length=1, max_length=8000)]
+
+
+def _whole_code_spans(text: str) -> str:
+    if cut := markdown.cut_code_spans(text):
+        raise ValueError(
+            f"code span `{cut[0]}` looks cut in two by a backtick inside it; put text that holds "
+            "backticks between double backticks and spaces: `` like `this` ``"
+        )
+    return text
+
+
+Prose = Annotated[str, StringConstraints(min_length=1, max_length=2000), AfterValidator(_whole_code_spans)]
+LongProse = Annotated[str, StringConstraints(min_length=1, max_length=8000), AfterValidator(_whole_code_spans)]
 
 
 class Model(BaseModel):

@@ -175,3 +175,19 @@ def test_yaml_level_errors_name_file_and_line(repo, old, new, expected):
     replace_in(repo, "memory", "cuda-oom", old, new)
     problems = problems_of(repo)
     assert len(problems) == 1 and problems[0].startswith(f"{OOM}:{expected}"), problems
+
+
+def test_prose_with_a_code_span_cut_in_two_is_refused(repo):
+    """A quoted message's own backticks end the code span early: the page shows code, text, code."""
+    replace_in(
+        repo,
+        "memory",
+        "cuda-oom",
+        "  The caching allocator cannot find a free block",
+        "  It prints `Use `x` instead.` when the caching allocator cannot find a free block",
+    )
+    line = line_of("memory", "cuda-oom", "summary: >-")
+    assert problems_of(repo) == [
+        f"{OOM}:{line}:10: summary: code span `Use` looks cut in two by a backtick inside it; put text that holds "
+        "backticks between double backticks and spaces: `` like `this` ``"
+    ]

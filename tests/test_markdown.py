@@ -105,3 +105,23 @@ def test_escaped_markdown_reads_back_as_the_plain_text_written():
     assert markdown.plain_from_escaped(escaped) == "# Set a<b && {x} & {y} <br> per the docs"
     # A neutralised link stays text; an entity the writer typed is not decoded twice.
     assert markdown.plain_from_escaped(markdown.inline("[x](javascript:y) &lt;")) == "[x](javascript:y) &lt;"
+
+
+@pytest.mark.parametrize(
+    ("text", "cut"),
+    [
+        (
+            "stops with `ImportError: Using the `Trainer` with `PyTorch` requires`.",
+            ["ImportError: Using the", "with", "requires"],
+        ),
+        (
+            "raises `ValueError: training with AMP (`--fp16`) can only be used on CUDA.`",
+            [") can only be used on CUDA."],
+        ),
+        ("prints `version `GLIBCXX_3.4.30' not found` here", ["version"]),
+        ("`a` and `b`, `int`s, `` Use `x` instead. `` and ``x``", []),
+        ("Steps:\n\n```python\nx = f` y `\n```\n\nthen `z`.", []),
+    ],
+)
+def test_code_spans_cut_by_a_backtick_inside_are_found(text, cut):
+    assert markdown.cut_code_spans(text) == cut
