@@ -86,7 +86,7 @@ def _from_cache(
     if model is None:
         return None
     try:
-        entry = Entry.model_validate_json(model, context={"vocabulary": vocabulary})
+        entry = Entry.model_validate_json(model, context={"vocabulary": vocabulary, "from_cache": True})
     except ValidationError:
         return None
     document = Document.unparsed(raw)
