@@ -23,9 +23,10 @@ def diagnosis_text(result: dict, site_url: str, new_issue_url: str) -> str:
         lines.append(f"{number}. {match['title']}")
         lines.append(f"   {site_url}{match['url']}")
         lines.append(f"   why: {_why(match)}")
-        for item in match["evidence"]:
-            lines.append(f"   line {item['line']}: {_clip(item['text'])}")
-            lines.append(f"      {item['role']} fingerprint #{item['fingerprint']}{_repeats(item)}")
+        for group in _by_line(match["evidence"]):
+            lines.append(f"   line {group[0]['line']}: {_clip(group[0]['text'])}")
+            hits = (f"{item['role']} fingerprint #{item['fingerprint']}{_repeats(item)}" for item in group)
+            lines.append("      " + "; ".join(hits))
         if match["more_evidence"]:
             lines.append(f"   … and {match['more_evidence']} more evidence group(s) (see --json)")
     if result["first_failing_rank"] is not None:
@@ -57,6 +58,18 @@ def _why(match: dict) -> str:
     parts.append(f"first seen on line {score['first_line']}")
     parts.append(f"{score['fingerprints_hit']} of {score['fingerprints_total']} fingerprints")
     return "; ".join(parts)
+
+
+def _by_line(evidence: list[dict]) -> list[list[dict]]:
+    """Evidence items grouped by the log line they quote (they come sorted by line): a line
+    that several fingerprints matched is shown once, not once per fingerprint."""
+    groups: list[list[dict]] = []
+    for item in evidence:
+        if groups and groups[-1][0]["line"] == item["line"]:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    return groups
 
 
 def _repeats(item: dict) -> str:

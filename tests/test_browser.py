@@ -87,6 +87,11 @@ def test_pasted_log_finds_the_entry_with_no_foreign_requests(page, site_url):
     matches = page.locator(".diagnose-match")
     assert matches.first.get_attribute("data-entry") == "cuda-oom"
     assert "CUDA out of memory during training" in matches.first.inner_text()
+    # Both of cuda-oom's fingerprints match line 2: one list item quotes it, with both roles.
+    assert matches.first.locator(".diagnose-evidence li").all_inner_texts() == [
+        "line 2 torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity"
+        " of 79.15 GiB root · rank 3; context · rank 3"
+    ]
     assert "First failing rank: 3" in page.inner_text("#diagnose-results")
     assert page.locator(".diagnose-match.diagnose-symptom").get_attribute("data-entry") == "nccl-watchdog-timeout"
     expected = (CASES / "oom_then_watchdog.json").read_text(encoding="utf-8").rstrip("\n")

@@ -125,6 +125,9 @@ def test_diagnose_match_and_json(repo, capsys, tmp_path):
         "1. CUDA out of memory during training",
     ]
     assert "First failing rank: 1" in out
+    # Both of cuda-oom's fingerprints match line 2: the line is quoted once, with both roles.
+    assert out.count("   line 2: torch.OutOfMemoryError") == 1
+    assert "      root fingerprint #0, rank 1; context fingerprint #1, rank 1\n" in out
     code, out, _ = run(repo, capsys, "diagnose", str(log), "--json")
     result = json.loads(out)
     assert code == 0 and [m["id"] for m in result["matches"]] == ["cuda-oom", "nccl-watchdog-timeout"]

@@ -132,15 +132,31 @@
         (score.priority ? `; priority ${score.priority}` : "") +
         `; first seen on line ${score.first_line}; ${score.fingerprints_hit} of ${score.fingerprints_total} fingerprints.`;
       const evidence = el("ul", { class: "diagnose-evidence" });
-      for (const item of match.evidence) {
-        let repeat = item.count > 1 ? ` · ${item.count} times (lines ${item.line}–${item.last_line})` : "";
-        if (item.ranks.length) repeat += ` · rank${item.ranks.length > 1 ? "s" : ""} ${item.ranks.join(", ")}`;
+      // A line that several fingerprints matched is shown once, with each fingerprint's role.
+      for (const group of byLine(match.evidence)) {
+        const roles = group.map((item) => item.role + repeats(item)).join("; ");
         evidence.append(
-          el("li", {}, el("span", { class: "diagnose-line" }, `line ${item.line}`), " ", el("code", {}, item.text), el("small", {}, ` ${item.role}${repeat}`)),
+          el("li", {}, el("span", { class: "diagnose-line" }, `line ${group[0].line}`), " ", el("code", {}, group[0].text), el("small", {}, ` ${roles}`)),
         );
       }
       if (match.more_evidence) evidence.append(el("li", {}, `… and ${match.more_evidence} more`));
       return el("section", { class: `diagnose-match diagnose-${match.role}`, "data-entry": match.id }, el("h3", {}, `${number}. `, link), el("p", {}, why), evidence);
+    }
+
+    function byLine(evidence) {
+      const groups = [];
+      for (const item of evidence) {
+        const last = groups[groups.length - 1];
+        if (last && last[0].line === item.line) last.push(item);
+        else groups.push([item]);
+      }
+      return groups;
+    }
+
+    function repeats(item) {
+      let text = item.count > 1 ? ` · ${item.count} times (lines ${item.line}–${item.last_line})` : "";
+      if (item.ranks.length) text += ` · rank${item.ranks.length > 1 ? "s" : ""} ${item.ranks.join(", ")}`;
+      return text;
     }
 
     function renderUnmatched(result) {
