@@ -81,7 +81,7 @@ def read_document(raw: bytes) -> Document:
     if _may_have_anchor_or_tag(text):
         _check_events(text)
     with _parsed(text) as loader:
-        data = _value(loader.get_single_node(), (), loader, 0)
+        data = _value(loader.get_single_node(), (), loader, 0, text, -1)
     if not isinstance(data, dict):
         raise DocumentError(1, 1, f"the document must be a mapping of fields, not a {_kind(data)}")
     return Document(data, text)
@@ -135,8 +135,10 @@ def _check_events(text: str) -> None:
         raise _unreadable(error, text) from None
 
 
-def _value(node: yaml.Node, loc: Loc, loader: yaml.CSafeLoader, depth: int) -> object:
-    """Plain data from the node tree; refuses duplicate keys, non-string keys and deep nesting."""
+def _value(node: yaml.Node, loc: Loc, loader: yaml.CSafeLoader, depth: int, text: str, owner: int) -> object:
+    """Plain data from the node tree; refuses duplicate keys, non-string keys, deep nesting and
+    unquoted values that a ` #` cut short. `owner` is the column of the key or `-` that holds
+    `node`."""
     if depth > MAX_DEPTH:
         raise DocumentError(*_start(node), f"nesting deeper than {MAX_DEPTH} levels")
     if isinstance(node, yaml.MappingNode):
@@ -150,12 +152,38 @@ def _value(node: yaml.Node, loc: Loc, loader: yaml.CSafeLoader, depth: int) -> o
                     f"duplicate key {key!r} (first on line {_start(first)[0]})",
                     _dotted((*loc, key)),
                 )
-            data[key] = _value(value_node, (*loc, key), loader, depth + 1)
+            data[key] = _value(value_node, (*loc, key), loader, depth + 1, text, key_node.start_mark.column)
         return data
     if isinstance(node, yaml.SequenceNode):
-        return [_value(item, (*loc, index), loader, depth + 1) for index, item in enumerate(node.value)]
+        column = node.start_mark.column
+        return [_value(item, (*loc, index), loader, depth + 1, text, column) for index, item in enumerate(node.value)]
+    if not node.style and (comment := _comment_cutting(node, text, owner)):
+        raise DocumentError(
+            *comment,
+            "this unquoted value ends where ' #' starts a YAML comment, and the rest of the text is dropped;"
+            " put the value in quotes (or a comment on a line of its own, at the key's indentation)",
+            _dotted(loc),
+        )
     # Plain and quoted strings are most of an entry; other scalars go through the constructor.
     return node.value if node.tag == STR_TAG else loader.construct_object(node)
+
+
+def _comment_cutting(node: yaml.ScalarNode, text: str, owner: int) -> tuple[int, int] | None:
+    """Line and column of a comment that cuts a plain value short: one right after the value on
+    its line (`note: fixed in PR #123`), or one on the next line indented like the value's
+    continuation. A contributor meant both as text: YAML drops them without a word."""
+    end = node.end_mark.index
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    rest = text[end:line_end]
+    if rest.lstrip(" \t").startswith("#"):
+        return node.end_mark.line + 1, node.end_mark.column + 1 + len(rest) - len(rest.lstrip(" \t"))
+    next_end = text.find("\n", line_end + 1)
+    next_line = text[line_end + 1 : len(text) if next_end < 0 else next_end]
+    indent = len(next_line) - len(next_line.lstrip(" "))
+    if next_line[indent : indent + 1] == "#" and indent > owner:
+        return node.end_mark.line + 2, indent + 1
+    return None
 
 
 def _key(node: yaml.Node, loc: Loc) -> str:

@@ -44,12 +44,34 @@ def test_positions_point_at_each_value():
         (b"just text\n", 1, 1, "must be a mapping of fields, not a string"),
         (b"a: 1\n---\nb: 2\n", 2, 1, "expected a single document in the stream"),
         (b"? [a, b]\n: 1\n", 1, 3, "keys must be plain strings"),
+        (b"a:\n  note: fixed in PR #123.\n", 2, 21, "where ' #' starts a YAML comment"),
+        (b"a:\n  - fixed #1\n", 2, 11, "where ' #' starts a YAML comment"),
+        (b"a:\n  b: one line\n    #2 is lost\n", 3, 5, "the rest of the text is dropped"),
     ],
 )
 def test_refusals_are_located(raw, line, col, message):
     error = error_of(raw)
     assert (error.line, error.col) == (line, col)
     assert message in error.message
+
+
+def test_a_comment_cutting_an_unquoted_value_names_its_field():
+    assert error_of(b"id: x\nfix:\n  steps:\n    - step: see #12\n").field == "fix.steps.0.step"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"a: 'fixed in PR #123.'\n",
+        b'a: "fixed in PR #123."\n',
+        b"a: >-\n  fixed in PR #123.\n",
+        b"a: issue#123 has no space before the hash\n",
+        b"a:\n  b: one\n  # a comment at the key's indentation\n  c: two\n",
+        b"a:\n  - one\n  # a comment before the next item\n  - two\n",
+    ],
+)
+def test_quoted_values_and_comments_on_their_own_lines_are_kept(raw):
+    read_document(raw)
 
 
 def test_billion_laughs_is_refused_quickly():
