@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
+from typing import NamedTuple
 
 import yaml
 
@@ -81,7 +82,7 @@ def read_document(raw: bytes) -> Document:
     if _may_have_anchor_or_tag(text):
         _check_events(text)
     with _parsed(text) as loader:
-        data = _value(loader.get_single_node(), (), loader, 0, text, -1)
+        data = _value(loader.get_single_node(), (), loader, 0, _Source.of(text), -1)
     if not isinstance(data, dict):
         raise DocumentError(1, 1, f"the document must be a mapping of fields, not a {_kind(data)}")
     return Document(data, text)
@@ -135,7 +136,27 @@ def _check_events(text: str) -> None:
         raise _unreadable(error, text) from None
 
 
-def _value(node: yaml.Node, loc: Loc, loader: yaml.CSafeLoader, depth: int, text: str, owner: int) -> object:
+class _Source(NamedTuple):
+    """The text being read, and the lines (0-based) on which a value could end just before a
+    comment: the lines that hold one and the lines above them. Most values end on no such line,
+    which spares them the closer look of `_comment_cutting`."""
+
+    text: str
+    before_comment: frozenset[int]
+
+    @classmethod
+    def of(cls, text: str) -> _Source:
+        lines, line, counted = set(), 0, 0
+        at = text.find("#")
+        while at >= 0:
+            if at == 0 or text[at - 1] in " \t\n":  # where YAML starts a comment
+                line, counted = line + text.count("\n", counted, at), at
+                lines.update((line - 1, line))
+            at = text.find("#", at + 1)
+        return cls(text, frozenset(lines))
+
+
+def _value(node: yaml.Node, loc: Loc, loader: yaml.CSafeLoader, depth: int, source: _Source, owner: int) -> object:
     """Plain data from the node tree; refuses duplicate keys, non-string keys, deep nesting and
     unquoted values that a ` #` cut short. `owner` is the column of the key or `-` that holds
     `node`."""
@@ -152,12 +173,16 @@ def _value(node: yaml.Node, loc: Loc, loader: yaml.CSafeLoader, depth: int, text
                     f"duplicate key {key!r} (first on line {_start(first)[0]})",
                     _dotted((*loc, key)),
                 )
-            data[key] = _value(value_node, (*loc, key), loader, depth + 1, text, key_node.start_mark.column)
+            data[key] = _value(value_node, (*loc, key), loader, depth + 1, source, key_node.start_mark.column)
         return data
     if isinstance(node, yaml.SequenceNode):
         column = node.start_mark.column
-        return [_value(item, (*loc, index), loader, depth + 1, text, column) for index, item in enumerate(node.value)]
-    if not node.style and (comment := _comment_cutting(node, text, owner)):
+        return [_value(item, (*loc, index), loader, depth + 1, source, column) for index, item in enumerate(node.value)]
+    if (
+        not node.style
+        and node.end_mark.line in source.before_comment
+        and (comment := _comment_cutting(node, source.text, owner))
+    ):
         raise DocumentError(
             *comment,
             "this unquoted value ends where ' #' starts a YAML comment, and the rest of the text is dropped;"
