@@ -35,8 +35,12 @@ class Document:
     they are needed only to report a problem, and keeping them for 10,000 valid entries would
     cost more time and memory than parsing."""
 
-    def __init__(self, data: object, text: str | None = None, *, raw: bytes | None = None):
+    def __init__(
+        self, data: object, text: str | None = None, *, raw: bytes | None = None, cut_values: list | None = None
+    ):
         self.data, self._text, self._raw = data, text, raw
+        # Unquoted values that a ` #` cut short: reported with the entry's other problems.
+        self.cut_values: list[DocumentError] = cut_values or []
         self._positions: dict[Loc, tuple[int, int]] | None = None
 
     @classmethod
@@ -82,10 +86,11 @@ def read_document(raw: bytes) -> Document:
     if _may_have_anchor_or_tag(text):
         _check_events(text)
     with _parsed(text) as loader:
-        data = _value(loader.get_single_node(), (), loader, 0, _Source.of(text), -1)
+        source = _Source.of(text)
+        data = _value(loader.get_single_node(), (), loader, 0, source, -1)
     if not isinstance(data, dict):
         raise DocumentError(1, 1, f"the document must be a mapping of fields, not a {_kind(data)}")
-    return Document(data, text)
+    return Document(data, text, cut_values=source.cuts)
 
 
 @contextmanager
@@ -143,6 +148,7 @@ class _Source(NamedTuple):
 
     text: str
     before_comment: frozenset[int]
+    cuts: list[DocumentError]
 
     @classmethod
     def of(cls, text: str) -> _Source:
@@ -153,13 +159,13 @@ class _Source(NamedTuple):
                 line, counted = line + text.count("\n", counted, at), at
                 lines.update((line - 1, line))
             at = text.find("#", at + 1)
-        return cls(text, frozenset(lines))
+        return cls(text, frozenset(lines), [])
 
 
 def _value(node: yaml.Node, loc: Loc, loader: yaml.CSafeLoader, depth: int, source: _Source, owner: int) -> object:
-    """Plain data from the node tree; refuses duplicate keys, non-string keys, deep nesting and
-    unquoted values that a ` #` cut short. `owner` is the column of the key or `-` that holds
-    `node`."""
+    """Plain data from the node tree; refuses duplicate keys, non-string keys and deep nesting,
+    and notes in `source.cuts` the unquoted values that a ` #` cut short. `owner` is the column
+    of the key or `-` that holds `node`."""
     if depth > MAX_DEPTH:
         raise DocumentError(*_start(node), f"nesting deeper than {MAX_DEPTH} levels")
     if isinstance(node, yaml.MappingNode):
@@ -183,11 +189,13 @@ def _value(node: yaml.Node, loc: Loc, loader: yaml.CSafeLoader, depth: int, sour
         and node.end_mark.line in source.before_comment
         and (comment := _comment_cutting(node, source.text, owner))
     ):
-        raise DocumentError(
-            *comment,
-            "this unquoted value ends where ' #' starts a YAML comment, and the rest of the text is dropped;"
-            " put the value in quotes (or a comment on a line of its own, at the key's indentation)",
-            _dotted(loc),
+        source.cuts.append(
+            DocumentError(
+                *comment,
+                "this unquoted value ends where ' #' starts a YAML comment, and the rest of the text is dropped;"
+                " put the value in quotes (or a comment on a line of its own, at the key's indentation)",
+                _dotted(loc),
+            )
         )
     # Plain and quoted strings are most of an entry; other scalars go through the constructor.
     return node.value if node.tag == STR_TAG else loader.construct_object(node)

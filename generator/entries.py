@@ -143,7 +143,7 @@ def _validated(
 ) -> tuple[LoadedEntry | None, list[Problem]]:
     if isinstance(document, Problem):
         return None, [document]
-    placeholders = [
+    placeholders = [Problem(source.shown, cut.line, cut.col, cut.field, cut.message) for cut in document.cut_values] + [
         Problem(
             source.shown, *document.position(loc), _dotted(loc), "placeholder from `trainwreck new` is not filled in"
         )

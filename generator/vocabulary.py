@@ -58,6 +58,7 @@ def _read_terms(path: Path, shown: str, optional: tuple[str, ...], problems: lis
     except DocumentError as error:
         problems.append(Problem(shown, error.line, error.col, error.field, error.message))
         return {}
+    problems.extend(Problem(shown, cut.line, cut.col, cut.field, cut.message) for cut in document.cut_values)
     terms: dict[str, Term] = {}
     for slug, spec in document.data.items():
         line, col = document.position((slug, "__key__"))

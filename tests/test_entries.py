@@ -147,6 +147,18 @@ def test_placeholders_from_the_scaffold_fail(repo):
     assert problems_of(repo) == [f"{OOM}:3:8: title: placeholder from `trainwreck new` is not filled in"]
 
 
+def test_values_cut_short_by_a_comment_are_reported_with_schema_problems(repo):
+    replace_in(repo, "memory", "cuda-oom", "severity: high", "severity: urgent")
+    replace_in(repo, "memory", "cuda-oom", "    kind: docs\n", "    kind: docs\n    note: see #42 for why\n")
+    line = line_of("memory", "cuda-oom", "kind: docs") + 1
+    assert problems_of(repo) == [
+        f"{OOM}:5:11: severity: unknown severities 'urgent'; add it to entries/_vocab/severities.yml first",
+        f"{OOM}:{line}:15: references.0.note: this unquoted value ends where ' #' starts a YAML comment, and the"
+        " rest of the text is dropped; put the value in quotes (or a comment on a line of its own, at the key's"
+        " indentation)",
+    ]
+
+
 def test_stray_files_and_symlinks_outside(repo, tmp_path):
     (repo.entries_dir / "memory" / "notes.txt").write_text("x")
     (repo.entries_dir / "memory" / "old.yml").write_text("x")

@@ -55,6 +55,15 @@ def test_an_unquoted_comma_is_reported_instead_of_cutting_the_description(vocab_
     ]
 
 
+def test_an_unquoted_hash_is_reported_instead_of_cutting_the_description(vocab_dir):
+    line = add_line(vocab_dir / "tags.yml", "labels:\n  title: Labels\n  description: Targets, see #12 for why")
+    assert problems_of(vocab_dir) == [
+        f"entries/_vocab/tags.yml:{line + 2}:29: labels.description: this unquoted value ends where ' #' starts a"
+        " YAML comment, and the rest of the text is dropped; put the value in quotes (or a comment on a line of its"
+        " own, at the key's indentation)"
+    ]
+
+
 def test_only_systems_have_a_package(vocab_dir):
     line = add_line(vocab_dir / "tags.yml", "wheels: {title: Wheels, package: pip, description: Binary packages.}")
     assert problems_of(vocab_dir) == [
