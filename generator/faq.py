@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from generator import markdown
 from generator.catalog import Catalog
-from generator.schema import Entry
+from generator.schema import Entry, Fingerprint
 
 LAYER_WORDS = {
     "software": "a software problem: the cause is a bug or a missing feature in the code, not the hardware",
@@ -19,6 +19,7 @@ LAYER_WORDS = {
     "configuration": "a configuration problem: the software and hardware work, but are set up in a way that fails",
     "mixed": "both: it needs a particular hardware and software combination to happen",
 }
+MAX_LOG_LINE = 200  # characters of an example log line quoted in the answer
 STAGE_WORDS = {
     "training": "training",
     "fine-tuning": "fine-tuning",
@@ -134,11 +135,25 @@ def _versions_answer(entry: Entry, catalog: Catalog) -> str:
 
 def _fingerprint_answer(entry: Entry) -> str:
     roots = [fp for fp in entry.diagnose.fingerprints if fp.role == "root"]
-    shown = [markdown.code_span(fp.pattern) for fp in roots[:3]]
+    shown = [markdown.code_span(_recognisable(fp, entry)) for fp in roots[:3]]
     kind = "line" if len(shown) == 1 else "lines"
     answer = f"The {kind} {_join(shown, 'or')}. "
     answer += "Paste your log into the [Diagnose page](../diagnose.md) or run `trainwreck diagnose train.log` to check it locally."
     return answer
+
+
+def _recognisable(fingerprint: Fingerprint, entry: Entry) -> str:
+    """What a reader can spot in a log: a literal or template as written; for a regex, the first
+    line of the entry's own real examples that it matches, since regex source reads as noise."""
+    if fingerprint.kind != "regex":
+        return fingerprint.pattern
+    pattern = re.compile(fingerprint.regex)
+    for example in entry.diagnose.examples.match:
+        for line in example.splitlines():
+            if pattern.search(line):
+                line = line.strip()
+                return line if len(line) <= MAX_LOG_LINE else line[: MAX_LOG_LINE - 1] + "…"
+    return fingerprint.pattern
 
 
 def _related_answer(entry: Entry, catalog: Catalog) -> str:

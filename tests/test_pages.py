@@ -111,6 +111,21 @@ def test_faq_asks_only_what_the_entry_answers(repo):
     assert sparse == ["faq-cause", "faq-fix", "faq-layer", "faq-stages", "faq-confirm", "faq-log"]
 
 
+def test_faq_quotes_a_real_log_line_for_a_regex_fingerprint(repo):
+    text = fixture_text("distributed", "nccl-watchdog-timeout").replace(
+        '    - contains: "Watchdog caught collective operation timeout"\n',
+        '    - regex: "Watchdog caught collective operation timeout: WorkNCCL\\\\(SeqNum=[0-9]+"\n'
+        '      anchor: "Watchdog caught collective operation timeout: WorkNCCL("\n',
+    )
+    write_entry(repo, "distributed", "nccl-watchdog-timeout", text)
+    catalog = load_catalog(repo)
+    answers = {item.anchor: item.plain for item in faq_for(catalog.get("nccl-watchdog-timeout"), catalog)}
+    assert answers["faq-log"].startswith(
+        "The line [rank1]:[E ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation timeout: "
+        "WorkNCCL(SeqNum=1, OpType=ALLREDUCE) ran for 600003 milliseconds before timing out.. Paste your log"
+    )
+
+
 def test_faq_answers_come_from_fields(repo):
     catalog = load_catalog(repo)
     answers = {item.anchor: item.plain for item in faq_for(catalog.get("cuda-oom"), catalog)}
