@@ -157,7 +157,7 @@ def _recognisable(fingerprint: Fingerprint, entry: Entry) -> str:
 
 
 def _related_answer(entry: Entry, catalog: Catalog) -> str:
-    links = [f"[{markdown.inline(catalog.get(link.id).title)}]({link.id}.md)" for link in entry.related]
+    links = [f"[{markdown.inline_title(catalog.get(link.id).title)}]({link.id}.md)" for link in entry.related]
     return f"See {_join(links)}; the [related entries](#related-entries) section says how each one differs."
 
 

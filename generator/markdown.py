@@ -20,7 +20,10 @@ BLOCK_OPENERS = re.compile(r"^( {0,3})(#|={3}|!{3}|\?{3}|-{3,}[ \t]*$|\*{3}|\+{3
 NUMBERED_ITEM = re.compile(r"\s*\d+[.)]\s")
 MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 LOOSE_CODE_SPAN = re.compile(r"`+([^`]+)`+")
-EMPHASIS = re.compile(r"(\*\*|__|\*)(?=\S)(.+?)(?<=\S)\1")
+EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*)(?=\S)(.+?)(?<=\S)\1(?![\w*])")
+# A `*` between two parts of one token (`16*5*5`, `C*H*W`): arithmetic, never emphasis.
+INNER_STAR = re.compile(r"(?<=[\w)\]])\*(?=[\w(])")
+LINK_TARGET_OR_UNDERSCORE = re.compile(r"(\]\([^)]*\))|_")
 SAFE_SCHEMES = {"http", "https"}
 # What prose escaping replaces, in order ("&" first, so that no entity is escaped twice).
 ENTITIES = (("&", "&amp;"), ("<", "&lt;"), ("{", "&#123;"), ("`", "&#96;"))
@@ -31,6 +34,12 @@ PADDED_CODE_SPAN = re.compile(r"`+ ?([^`]*?) ?`+")
 def inline(text: str) -> str:
     """One-line Markdown: newlines become spaces, so nothing can start a new block."""
     return _escape_prose(" ".join(text.split()), block=False)
+
+
+def inline_title(text: str) -> str:
+    """A title (an entry's, or a referenced page's) as one line of Markdown: code spans stay code,
+    and `*` and `_` show as typed, as on the GitHub page the title was copied from."""
+    return _escape_prose(" ".join(text.split()), block=False, title=True)
 
 
 def block(text: str) -> str:
@@ -138,22 +147,23 @@ def _split_fences(text: str) -> list[tuple[bool, str]]:
     return parts
 
 
-def _escape_prose(text: str, block: bool) -> str:
+def _escape_prose(text: str, block: bool, title: bool = False) -> str:
     if "`" not in text:
-        return _escape_plain(text, block)
+        return _escape_plain(text, block, title)
     pieces = []
     position = 0
     for span in CODE_SPAN.finditer(text):
-        pieces.append(_escape_plain(text[position : span.start()], block))
+        pieces.append(_escape_plain(text[position : span.start()], block, title))
         pieces.append(span.group(0))
         position = span.end()
-    pieces.append(_escape_plain(text[position:], block))
+    pieces.append(_escape_plain(text[position:], block, title))
     return "".join(pieces)
 
 
-def _escape_plain(text: str, block: bool) -> str:
+def _escape_plain(text: str, block: bool, title: bool = False) -> str:
     for character, entity in ENTITIES:
         text = text.replace(character, entity)
+    text = _literal_underscores_and_stars(text, all_stars=title)
     if "](" in text:
         text = LINK_TARGET.sub(_neutralise_link, text)
     if "]:" in text:
@@ -162,6 +172,20 @@ def _escape_plain(text: str, block: bool) -> str:
         text = BLOCK_OPENERS.sub(lambda match: match.group(1) + "\\" + match.group(2), text)
     elif text.lstrip().startswith(("#", "=", "!!!", "???", "-", "+", "*", ">")) or NUMBERED_ITEM.match(text):
         text = "\\" + text.lstrip()
+    return text
+
+
+def _literal_underscores_and_stars(text: str, all_stars: bool) -> str:
+    """Underscores and in-word stars escaped, outside link targets. In this corpus `__init__`,
+    `_saved_` and `16*5*5` are names and arithmetic, and Markdown had made them bold or italic
+    (and dropped the marks); entries emphasise with `*` or `**` around words, if at all."""
+    if "_" in text:
+        if "](" in text:
+            text = LINK_TARGET_OR_UNDERSCORE.sub(lambda match: match.group(1) or "\\_", text)
+        else:
+            text = text.replace("_", "\\_")
+    if "*" in text:
+        text = text.replace("*", "\\*") if all_stars else INNER_STAR.sub(r"\\*", text)
     return text
 
 

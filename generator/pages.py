@@ -77,6 +77,7 @@ def make_environment(templates_dir: Path) -> Environment:
     )
     env.filters.update(
         inline=markdown.inline,
+        inline_title=markdown.inline_title,
         block=markdown.block,
         code=markdown.code_span,
         cell=markdown.table_cell,

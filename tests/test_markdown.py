@@ -107,6 +107,25 @@ def test_escaped_markdown_reads_back_as_the_plain_text_written():
     assert markdown.plain_from_escaped(markdown.inline("[x](javascript:y) &lt;")) == "[x](javascript:y) &lt;"
 
 
+def test_names_and_arithmetic_are_not_read_as_emphasis():
+    text = "torch/cuda/__init__.py on <module '__main__'>, the _saved_ tensors and view(-1, 16*5*5)"
+    assert html(markdown.inline(text)) == (
+        "<p>torch/cuda/__init__.py on &lt;module '__main__'&gt;, the _saved_ tensors and view(-1, 16*5*5)</p>"
+    )
+    assert markdown.plain(text) == text
+    # Words between stars are still emphasis, code is untouched, and link targets keep their underscores.
+    assert html(markdown.inline("a **b** *c* `__d__` [e_f](https://x.y/g_h)")) == (
+        '<p>a <strong>b</strong> <em>c</em> <code>__d__</code> <a href="https://x.y/g_h">e_f</a></p>'
+    )
+
+
+def test_titles_show_stars_and_underscores_as_typed():
+    title = "'cublas runtime error' for (not so large) *fp16* matrix `a*b` in __init__"
+    assert html(markdown.inline_title(title)) == (
+        "<p>'cublas runtime error' for (not so large) *fp16* matrix <code>a*b</code> in __init__</p>"
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "cut"),
     [
