@@ -135,9 +135,10 @@ def _versions_answer(entry: Entry, catalog: Catalog) -> str:
 
 def _fingerprint_answer(entry: Entry) -> str:
     roots = [fp for fp in entry.diagnose.fingerprints if fp.role == "root"]
-    shown = [markdown.code_span(_recognisable(fp, entry)) for fp in roots[:3]]
-    kind = "line" if len(shown) == 1 else "lines"
-    answer = f"The {kind} {_join(shown, 'or')}. "
+    lines = [_recognisable(fp, entry) for fp in roots[:3]]
+    kind = "line" if len(lines) == 1 else "lines"
+    stop = "" if lines and lines[-1].endswith(".") else "."  # a quoted line that ends a sentence already
+    answer = f"The {kind} {_join([markdown.code_span(line) for line in lines], 'or')}{stop} "
     answer += "Paste your log into the [Diagnose page](../diagnose.md) or run `trainwreck diagnose train.log` to check it locally."
     return answer
 

@@ -122,7 +122,7 @@ def test_faq_quotes_a_real_log_line_for_a_regex_fingerprint(repo):
     answers = {item.anchor: item.plain for item in faq_for(catalog.get("nccl-watchdog-timeout"), catalog)}
     assert answers["faq-log"].startswith(
         "The line [rank1]:[E ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation timeout: "
-        "WorkNCCL(SeqNum=1, OpType=ALLREDUCE) ran for 600003 milliseconds before timing out.. Paste your log"
+        "WorkNCCL(SeqNum=1, OpType=ALLREDUCE) ran for 600003 milliseconds before timing out. Paste your log"
     )
 
 
