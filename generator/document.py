@@ -36,7 +36,12 @@ class Document:
     cost more time and memory than parsing."""
 
     def __init__(
-        self, data: object, text: str | None = None, *, raw: bytes | None = None, cut_values: list | None = None
+        self,
+        data: object,
+        text: str | None = None,
+        *,
+        raw: bytes | None = None,
+        cut_values: list[DocumentError] | None = None,
     ):
         self.data, self._text, self._raw = data, text, raw
         # Unquoted values that a ` #` cut short: reported with the entry's other problems.

@@ -143,7 +143,10 @@ def _validated(
 ) -> tuple[LoadedEntry | None, list[Problem]]:
     if isinstance(document, Problem):
         return None, [document]
-    placeholders = [Problem(source.shown, cut.line, cut.col, cut.field, cut.message) for cut in document.cut_values] + [
+    # Text the writer typed but the entry does not hold: values a comment cut short, and the
+    # scaffold's placeholders. Reported with the schema's problems, not instead of them.
+    text_problems = [Problem(source.shown, cut.line, cut.col, cut.field, cut.message) for cut in document.cut_values]
+    text_problems += [
         Problem(
             source.shown, *document.position(loc), _dotted(loc), "placeholder from `trainwreck new` is not filled in"
         )
@@ -152,8 +155,8 @@ def _validated(
     try:
         entry = Entry.model_validate(document.data, context={"vocabulary": vocabulary})
     except ValidationError as error:
-        return None, placeholders + [_problem(source, document, detail) for detail in error.errors(include_url=False)]
-    problems = placeholders + _path_problems(source, document, entry)
+        return None, text_problems + [_problem(source, document, detail) for detail in error.errors(include_url=False)]
+    problems = text_problems + _path_problems(source, document, entry)
     return (None if problems else LoadedEntry(entry, source, document.without_data(), cache_key)), problems
 
 
