@@ -14,6 +14,8 @@ from typing import NamedTuple
 
 import yaml
 
+from generator.errors import Problem
+
 MAX_BYTES = 1_000_000
 NODE_PROPERTY = re.compile(r"[&*!]")
 LINE_START_BEFORE_NODE = re.compile(r"[ \t]*(?:---[ \t]+)?(?:-[ \t]+)*")
@@ -28,6 +30,10 @@ class DocumentError(Exception):
     def __init__(self, line: int, col: int, message: str, field: str = ""):
         super().__init__(message)
         self.line, self.col, self.message, self.field = line, col, message, field
+
+    def problem(self, shown: str) -> Problem:
+        """The same problem, reported for the file shown as `shown`."""
+        return Problem(shown, self.line, self.col, self.field, self.message)
 
 
 class Document:

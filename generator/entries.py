@@ -135,7 +135,7 @@ def _parsed(raw: bytes | Problem, source: Source) -> Document | Problem:
     try:
         return read_document(raw)
     except DocumentError as error:
-        return Problem(source.shown, error.line, error.col, error.field, error.message)
+        return error.problem(source.shown)
 
 
 def _validated(
@@ -145,7 +145,7 @@ def _validated(
         return None, [document]
     # Text the writer typed but the entry does not hold: values a comment cut short, and the
     # scaffold's placeholders. Reported with the schema's problems, not instead of them.
-    text_problems = [Problem(source.shown, cut.line, cut.col, cut.field, cut.message) for cut in document.cut_values]
+    text_problems = [cut.problem(source.shown) for cut in document.cut_values]
     text_problems += [
         Problem(
             source.shown, *document.position(loc), _dotted(loc), "placeholder from `trainwreck new` is not filled in"

@@ -56,9 +56,9 @@ def _read_terms(path: Path, shown: str, optional: tuple[str, ...], problems: lis
         problems.append(Problem(shown, 1, 1, "", "vocabulary file is missing"))
         return {}
     except DocumentError as error:
-        problems.append(Problem(shown, error.line, error.col, error.field, error.message))
+        problems.append(error.problem(shown))
         return {}
-    problems.extend(Problem(shown, cut.line, cut.col, cut.field, cut.message) for cut in document.cut_values)
+    problems.extend(cut.problem(shown) for cut in document.cut_values)
     terms: dict[str, Term] = {}
     for slug, spec in document.data.items():
         line, col = document.position((slug, "__key__"))
