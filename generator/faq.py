@@ -17,7 +17,10 @@ LAYER_WORDS = {
     "software": "a software problem: the cause is a bug or a missing feature in the code, not the hardware",
     "hardware": "a hardware problem: the cause is the device itself, not the code that runs on it",
     "configuration": "a configuration problem: the software and hardware work, but are set up in a way that fails",
-    "mixed": "both: it needs a particular hardware and software combination to happen",
+    "mixed": (
+        "not one or the other: case by case the cause is in the code, in how things are set up, or in the"
+        " hardware, and the [checklist](#how-to-confirm) tells which"
+    ),
 }
 MAX_LOG_LINE = 200  # characters of an example log line quoted in the answer
 STAGE_WORDS = {

@@ -272,7 +272,10 @@ class Entry(Model):
         min_length=1, description="When in a model's life this failure shows up."
     )
     layer: Literal["software", "hardware", "configuration", "mixed"] = Field(
-        description="Where the cause lives: software (a bug), hardware, configuration, or mixed."
+        description=(
+            "Where the cause lives: software (a bug), hardware, configuration, or mixed (it differs from"
+            " case to case, and the checklist tells which)."
+        )
     )
     summary: Prose = Field(description="One paragraph: what fails, where and why. The page's first paragraph.")
     root_cause: Prose = Field(description="The cause in one or two sentences; shown in the quick-answer box.")

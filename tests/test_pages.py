@@ -144,6 +144,16 @@ def test_faq_answers_come_from_fields(repo):
     assert watchdog["faq-layer"].endswith("Trainwreck files it as a distributed training failure.")
 
 
+def test_faq_says_a_mixed_cause_differs_from_case_to_case(repo):
+    catalog = load_catalog(repo)  # the watchdog fixture's layer is "mixed"
+    layer = next(item for item in faq_for(catalog.get("nccl-watchdog-timeout"), catalog) if item.anchor == "faq-layer")
+    assert layer.answer.startswith("It is not one or the other: case by case the cause is in the code, in how things")
+    assert "and the [checklist](#how-to-confirm) tells which. Trainwreck files it as" in layer.answer
+    assert layer.plain.endswith(
+        "or in the hardware, and the checklist tells which. Trainwreck files it as a distributed training failure."
+    )
+
+
 @pytest.mark.parametrize(
     ("phrase", "expected"),
     [
