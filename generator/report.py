@@ -32,10 +32,20 @@ def diagnosis_text(result: dict, site_url: str, new_issue_url: str) -> str:
     if result["first_failing_rank"] is not None:
         lines.append("")
         lines.append(f"First failing rank: {result['first_failing_rank']}")
-    if not result["confident"]:
+    if shows_unmatched(result):
         lines.extend(_unmatched(result, new_issue_url))
     lines.append("")
     return "\n".join(lines)
+
+
+def shows_unmatched(result: dict) -> bool:
+    """Whether the report lists the error-looking lines no entry explains: always without a
+    confident match, and when the best match is one its writers rank below other failures (a
+    negative priority: a wrapper, a consequence, a harmless warning), for the log's real cause may
+    be one of those lines. The Diagnose page (site_overrides/assets/diagnose/page.js) does the same."""
+    if not result["confident"]:
+        return True
+    return result["matches"][0]["score"]["priority"] < 0 and bool(result["unmatched_errors"])
 
 
 def report_url(new_issue_url: str, result: dict) -> str:

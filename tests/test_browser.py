@@ -119,6 +119,20 @@ def test_no_match_offers_a_report_link(page, site_url):
     assert foreign_requests(page, site_url) == []
 
 
+def test_unexplained_errors_show_under_a_low_priority_match_only(page, site_url):
+    watchdog = "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9)\nValueError: a crash no entry knows\n"
+    diagnose(page, site_url, watchdog)
+    assert page.locator(".diagnose-match").first.get_attribute("data-entry") == "nccl-watchdog-timeout"
+    unmatched = page.locator(".diagnose-unmatched")
+    assert unmatched.locator("li").all_inner_texts() == ["line 2 ValueError: a crash no entry knows"]
+    assert "title=New+failure%3A+ValueError" in page.locator("#diagnose-report").get_attribute("href")
+    diagnose(
+        page, site_url, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\nValueError: later\n"
+    )
+    assert page.locator(".diagnose-match").first.get_attribute("data-entry") == "cuda-oom"
+    assert page.locator(".diagnose-unmatched").count() == 0
+
+
 def test_works_offline_once_loaded(page, site_url):
     page.goto(site_url + "diagnose/")
     page.wait_for_selector("#diagnose-status:has-text('entries loaded')")

@@ -134,6 +134,26 @@ def test_diagnose_match_and_json(repo, capsys, tmp_path):
     assert result["matches"][1]["role"] == "symptom" and result["matches"][1]["explained_by"] == ["cuda-oom"]
 
 
+def test_diagnose_lists_unexplained_errors_under_a_low_priority_match(repo, capsys, tmp_path):
+    # The watchdog entry ranks below other failures (priority -10): the crash that no entry
+    # explains may be the real cause, so the report shows it too. Under cuda-oom (priority 0)
+    # the same unexplained line is left out.
+    log = tmp_path / "train.log"
+    log.write_text(
+        "[rank0]:[E ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9)\n"
+        "ValueError: a crash no entry knows\n"
+    )
+    code, out, _ = run(repo, capsys, "diagnose", str(log))
+    assert code == 0
+    assert out.startswith("1 matching entry, best first:\n\n1. NCCL watchdog caught collective operation timeout\n")
+    assert "Error-looking lines that matched no entry:\n  line 2: ValueError: a crash no entry knows\n" in out
+    assert "issues/new?template=new-failure.yml&title=New+failure%3A+ValueError" in out
+    log.write_text("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\nValueError: later\n")
+    code, out, _ = run(repo, capsys, "diagnose", str(log))
+    assert code == 0 and "1. CUDA out of memory during training" in out
+    assert "matched no entry" not in out and "issues/new" not in out
+
+
 def test_diagnose_no_match_from_stdin(repo, capsys, monkeypatch, tmp_path):
     import io
     import sys

@@ -117,10 +117,17 @@
       if (result.first_failing_rank !== null) {
         out.push(el("p", { class: "diagnose-rank" }, "First failing rank: ", el("strong", {}, String(result.first_failing_rank))));
       }
-      if (!result.confident) out.push(renderUnmatched(result));
+      if (showsUnmatched(result)) out.push(renderUnmatched(result));
       const raw = el("details", {}, el("summary", {}, "Canonical JSON (same as trainwreck diagnose --json)"), el("pre", {}, el("code", { id: "diagnose-json" }, json)));
       out.push(raw);
       results.replaceChildren(...out);
+    }
+
+    // As shows_unmatched in generator/report.py: also under a confident best match that ranks
+    // below other failures (negative priority), whose log may hide a cause no entry knows.
+    function showsUnmatched(result) {
+      if (!result.confident) return true;
+      return result.matches[0].score.priority < 0 && result.unmatched_errors.length > 0;
     }
 
     function renderMatch(match, number) {
