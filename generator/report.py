@@ -38,6 +38,9 @@ def diagnosis_text(result: dict, site_url: str, new_issue_url: str) -> str:
     return "\n".join(lines)
 
 
+TRACEBACK_HEADER = "Traceback (most recent call last)"
+
+
 def shows_unmatched(result: dict) -> bool:
     """Whether the report lists the error-looking lines no entry explains: always without a
     confident match, and when the best match is one its writers rank below other failures (a
@@ -50,9 +53,16 @@ def shows_unmatched(result: dict) -> bool:
 
 def report_url(new_issue_url: str, result: dict) -> str:
     """A 'report a new failure' link prefilled with the first error line (only what the user sees)."""
-    first = result["unmatched_errors"][0]["text"][:200] if result["unmatched_errors"] else ""
+    first = _headline(result)[:200]
     query = urlencode({"title": f"New failure: {first[:80]}" if first else "New failure", "error": first})
     return f"{new_issue_url}&{query}"
+
+
+def _headline(result: dict) -> str:
+    """The unexplained line a new report is titled with: the first that is not a traceback's
+    header, which says only that an exception follows. The Diagnose page picks the same."""
+    texts = [item["text"] for item in result["unmatched_errors"]]
+    return next((text for text in texts if TRACEBACK_HEADER not in text), texts[0] if texts else "")
 
 
 def _why(match: dict) -> str:

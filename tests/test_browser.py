@@ -120,11 +120,17 @@ def test_no_match_offers_a_report_link(page, site_url):
 
 
 def test_unexplained_errors_show_under_a_low_priority_match_only(page, site_url):
-    watchdog = "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9)\nValueError: a crash no entry knows\n"
+    watchdog = (
+        "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9)\n"
+        "Traceback (most recent call last):\nValueError: a crash no entry knows\n"
+    )
     diagnose(page, site_url, watchdog)
     assert page.locator(".diagnose-match").first.get_attribute("data-entry") == "nccl-watchdog-timeout"
     unmatched = page.locator(".diagnose-unmatched")
-    assert unmatched.locator("li").all_inner_texts() == ["line 2 ValueError: a crash no entry knows"]
+    assert unmatched.locator("li").all_inner_texts() == [
+        "line 2 Traceback (most recent call last):",
+        "line 3 ValueError: a crash no entry knows",
+    ]
     assert "title=New+failure%3A+ValueError" in page.locator("#diagnose-report").get_attribute("href")
     diagnose(
         page, site_url, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\nValueError: later\n"

@@ -141,12 +141,17 @@ def test_diagnose_lists_unexplained_errors_under_a_low_priority_match(repo, caps
     log = tmp_path / "train.log"
     log.write_text(
         "[rank0]:[E ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9)\n"
+        "Traceback (most recent call last):\n"
         "ValueError: a crash no entry knows\n"
     )
     code, out, _ = run(repo, capsys, "diagnose", str(log))
     assert code == 0
     assert out.startswith("1 matching entry, best first:\n\n1. NCCL watchdog caught collective operation timeout\n")
-    assert "Error-looking lines that matched no entry:\n  line 2: ValueError: a crash no entry knows\n" in out
+    assert (
+        "Error-looking lines that matched no entry:\n  line 2: Traceback (most recent call last):\n"
+        "  line 3: ValueError: a crash no entry knows\n"
+    ) in out
+    # The report is titled with the exception, not with the traceback's header.
     assert "issues/new?template=new-failure.yml&title=New+failure%3A+ValueError" in out
     log.write_text("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\nValueError: later\n")
     code, out, _ = run(repo, capsys, "diagnose", str(log))

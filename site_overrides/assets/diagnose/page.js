@@ -130,6 +130,12 @@
       return result.matches[0].score.priority < 0 && result.unmatched_errors.length > 0;
     }
 
+    // As _headline in generator/report.py: a traceback's header only says an exception follows.
+    function headline(result) {
+      const texts = result.unmatched_errors.map((item) => item.text);
+      return texts.find((text) => !text.includes("Traceback (most recent call last)")) ?? texts[0] ?? "";
+    }
+
     function renderMatch(match, number) {
       const link = el("a", { href: new URL(match.url, siteRoot).href }, match.title);
       const score = match.score;
@@ -179,7 +185,7 @@
         box.append(el("p", {}, "No error-looking lines were found."));
       }
       if (reportBase) {
-        const first = result.unmatched_errors.length ? result.unmatched_errors[0].text.slice(0, 200) : "";
+        const first = headline(result).slice(0, 200);
         const params = new URLSearchParams({ title: first ? `New failure: ${first.slice(0, 80)}` : "New failure", error: first });
         box.append(el("p", {}, "Not in the encyclopedia yet? ", el("a", { href: `${reportBase}&${params}`, rel: "noopener", target: "_blank", id: "diagnose-report" }, "Report a new failure"), " (opens GitHub; nothing is sent until you submit)."));
       }
