@@ -110,14 +110,19 @@ def test_explain(repo, capsys):
     assert code == 1 and "no entry 'ghost'" in err and "issues/new" in err
 
 
-def test_diagnose_match_and_json(repo, capsys, tmp_path):
+def diagnose_log(repo, capsys, tmp_path, text: str, *options: str) -> tuple[int, str, str]:
     log = tmp_path / "train.log"
-    log.write_text(
+    log.write_text(text)
+    return run(repo, capsys, "diagnose", str(log), *options)
+
+
+def test_diagnose_match_and_json(repo, capsys, tmp_path):
+    text = (
         "step 10\n"
         "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79 GiB\n"
         "[rank0]:[E ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9)\n"
     )
-    code, out, _ = run(repo, capsys, "diagnose", str(log))
+    code, out, _ = diagnose_log(repo, capsys, tmp_path, text)
     assert code == 0
     assert out.splitlines()[:3] == [
         "2 matching entries, best first:",
@@ -128,7 +133,7 @@ def test_diagnose_match_and_json(repo, capsys, tmp_path):
     # Both of cuda-oom's fingerprints match line 2: the line is quoted once, with both roles.
     assert out.count("   line 2: torch.OutOfMemoryError") == 1
     assert "      root fingerprint #0, rank 1; context fingerprint #1, rank 1\n" in out
-    code, out, _ = run(repo, capsys, "diagnose", str(log), "--json")
+    code, out, _ = diagnose_log(repo, capsys, tmp_path, text, "--json")
     result = json.loads(out)
     assert code == 0 and [m["id"] for m in result["matches"]] == ["cuda-oom", "nccl-watchdog-timeout"]
     assert result["matches"][1]["role"] == "symptom" and result["matches"][1]["explained_by"] == ["cuda-oom"]
@@ -138,13 +143,12 @@ def test_diagnose_lists_unexplained_errors_under_a_low_priority_match(repo, caps
     # The watchdog entry ranks below other failures (priority -10): the crash that no entry
     # explains may be the real cause, so the report shows it too. Under cuda-oom (priority 0)
     # the same unexplained line is left out.
-    log = tmp_path / "train.log"
-    log.write_text(
+    text = (
         "[rank0]:[E ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9)\n"
         "Traceback (most recent call last):\n"
         "ValueError: a crash no entry knows\n"
     )
-    code, out, _ = run(repo, capsys, "diagnose", str(log))
+    code, out, _ = diagnose_log(repo, capsys, tmp_path, text)
     assert code == 0
     assert out.startswith("1 matching entry, best first:\n\n1. NCCL watchdog caught collective operation timeout\n")
     assert (
@@ -153,8 +157,8 @@ def test_diagnose_lists_unexplained_errors_under_a_low_priority_match(repo, caps
     ) in out
     # The report is titled with the exception, not with the traceback's header.
     assert "issues/new?template=new-failure.yml&title=New+failure%3A+ValueError" in out
-    log.write_text("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\nValueError: later\n")
-    code, out, _ = run(repo, capsys, "diagnose", str(log))
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\nValueError: later\n"
+    code, out, _ = diagnose_log(repo, capsys, tmp_path, oom)
     assert code == 0 and "1. CUDA out of memory during training" in out
     assert "matched no entry" not in out and "issues/new" not in out
 
