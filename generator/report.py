@@ -9,6 +9,7 @@ from generator.catalog import Catalog
 from generator.schema import Entry
 
 WIDTH = 100
+TRACEBACK_HEADER = "Traceback (most recent call last)"
 
 
 def diagnosis_text(result: dict, site_url: str, new_issue_url: str) -> str:
@@ -32,16 +33,13 @@ def diagnosis_text(result: dict, site_url: str, new_issue_url: str) -> str:
     if result["first_failing_rank"] is not None:
         lines.append("")
         lines.append(f"First failing rank: {result['first_failing_rank']}")
-    if shows_unmatched(result):
+    if _shows_unmatched(result):
         lines.extend(_unmatched(result, new_issue_url))
     lines.append("")
     return "\n".join(lines)
 
 
-TRACEBACK_HEADER = "Traceback (most recent call last)"
-
-
-def shows_unmatched(result: dict) -> bool:
+def _shows_unmatched(result: dict) -> bool:
     """Whether the report lists the error-looking lines no entry explains: always without a
     confident match, and when the best match is one its writers rank below other failures (a
     negative priority: a wrapper, a consequence, a harmless warning), for the log's real cause may
@@ -52,7 +50,7 @@ def shows_unmatched(result: dict) -> bool:
 
 
 def report_url(new_issue_url: str, result: dict) -> str:
-    """A 'report a new failure' link prefilled with the first error line (only what the user sees)."""
+    """A 'report a new failure' link prefilled with an unexplained error line (only what the user sees)."""
     first = _headline(result)[:200]
     query = urlencode({"title": f"New failure: {first[:80]}" if first else "New failure", "error": first})
     return f"{new_issue_url}&{query}"

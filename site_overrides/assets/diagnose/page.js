@@ -123,7 +123,7 @@
       results.replaceChildren(...out);
     }
 
-    // As shows_unmatched in generator/report.py: also under a confident best match that ranks
+    // As _shows_unmatched in generator/report.py: also under a confident best match that ranks
     // below other failures (negative priority), whose log may hide a cause no entry knows.
     function showsUnmatched(result) {
       if (!result.confident) return true;
