@@ -14,7 +14,7 @@ from itertools import pairwise
 from pydantic import BaseModel
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.scalarstring import FoldedScalarString
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, FoldedScalarString, SingleQuotedScalarString
 from yaml import CSafeLoader, ScalarEvent
 from yaml import load as yaml_safe_load
 from yaml import parse as yaml_parse
@@ -26,38 +26,54 @@ MODELINE = "# yaml-language-server: $schema=../entry.schema.json"
 
 def format_entry(text: str) -> str:
     """The canonical form of one entry's YAML text. Raises ruamel's errors on invalid YAML."""
+    formatted = _canonical(text, single_quoted_backslashes=False)  # ruamel reports broken YAML first
+    meaning = safe_load(text)
+    if safe_load(formatted) != meaning:
+        # ruamel can fold a double-quoted string right after an escaped backslash and drop the
+        # escape that continues the line, so `\\.` comes back as `\\ .`. Single quotes need no
+        # escapes, and ruamel folds them only at spaces.
+        formatted = _canonical(text, single_quoted_backslashes=True)
+    if safe_load(formatted) != meaning:
+        raise FormattingError("formatting would change the entry's data; file left as it is")
+    return formatted
+
+
+def _canonical(text: str, single_quoted_backslashes: bool) -> str:
     yaml = _yaml()
     data = yaml.load(text)
     if isinstance(data, CommentedMap):
         _order(data, Entry)
-    _forget_fold_points(data)
+    _restyle(data, single_quoted_backslashes)
     out = io.StringIO()
     yaml.dump(data, out)
     formatted = out.getvalue()
     if not formatted.startswith(MODELINE):
         formatted = f"{MODELINE}\n{formatted}"
     formatted = formatted.rstrip("\n") + "\n"
-    meaning = safe_load(text)
     # ruamel leaves a space before the line break where it folds plain text. Drop those, but
     # never inside a block scalar (| or >), where trailing spaces are content.
-    stripped = _strip_trailing_spaces(formatted)
-    if safe_load(stripped) != meaning:
-        raise FormattingError("formatting would change the entry's data; file left as it is")
-    return stripped
+    return _strip_trailing_spaces(formatted)
 
 
-def _forget_fold_points(node: object) -> None:
-    """ruamel keeps the line breaks a folded (>) scalar was written with and adds its own where a
-    line passes the width, which left one- or two-word lines behind after every edit. Without the
-    old ones, the text is folded afresh; a line break in a folded scalar is only a space."""
+def _restyle(node: object, single_quoted_backslashes: bool) -> None:
+    """Folded (>) text forgets its old fold points: ruamel keeps the line breaks it was written
+    with and adds its own where a line passes the width, which left one- or two-word lines behind
+    after every edit; a line break in a folded scalar is only a space. With
+    `single_quoted_backslashes`, double-quoted one-line text holding a backslash is single-quoted."""
     if isinstance(node, FoldedScalarString):
         node.fold_pos = []
-    elif isinstance(node, CommentedMap):
-        for value in node.values():
-            _forget_fold_points(value)
-    elif isinstance(node, CommentedSeq):
-        for item in node:
-            _forget_fold_points(item)
+    elif isinstance(node, CommentedMap | CommentedSeq):
+        keys = node.keys() if isinstance(node, CommentedMap) else range(len(node))
+        for key in keys:
+            value = node[key]
+            if single_quoted_backslashes and isinstance(value, DoubleQuotedScalarString) and _single_quotable(value):
+                node[key] = SingleQuotedScalarString(value)
+            else:
+                _restyle(value, single_quoted_backslashes)
+
+
+def _single_quotable(value: str) -> bool:
+    return "\\" in value and value.isprintable()
 
 
 def _attach_comments_to_following_keys(node: CommentedMap) -> None:

@@ -53,6 +53,24 @@ def test_folded_text_is_folded_afresh():
     assert yaml.safe_load(formatted) == yaml.safe_load(ragged)
 
 
+def test_a_regex_that_folding_would_change_is_single_quoted():
+    # ruamel folds this double-quoted line right after the escaped backslash of `x\\` and loses
+    # the escape that continues the line: `\\)` would come back as `\\ )`.
+    escaped = r"torch\\.tensor\\(x\\) z and more words to wrap around here again"  # as YAML writes it
+    text = f'{MODELINE}\nid: x\nregex: "{"x" * 75} {escaped}"\n'
+    formatted = format_entry(text)
+    assert yaml.safe_load(formatted)["regex"].endswith(
+        r" torch\.tensor\(x\) z and more words to wrap around here again"
+    )
+    assert formatted == (
+        f"{MODELINE}\nid: x\nregex: '{'x' * 75} torch\\.tensor\\(x\\)\n  z and more words to wrap around here again'\n"
+    )
+    assert format_entry(formatted) == formatted
+    # Where ruamel folds such a string correctly, it keeps its double quotes.
+    short = f'{MODELINE}\nid: x\nregex: "{escaped}"\n'
+    assert format_entry(short) == short
+
+
 def test_check_mode_and_write_mode(repo, capsys):
     path = write_entry(repo, "memory", "cuda-oom", (repo.entries_dir / "memory" / "cuda-oom.yaml").read_text() + "\n\n")
     assert main(["--root", str(repo.root), "fmt", "--check"]) == 1
