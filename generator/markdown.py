@@ -29,6 +29,7 @@ SAFE_SCHEMES = {"http", "https"}
 ENTITIES = (("&", "&amp;"), ("<", "&lt;"), ("{", "&#123;"), ("`", "&#96;"))
 BACKSLASH_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
 PADDED_CODE_SPAN = re.compile(r"`+ ?([^`]*?) ?`+")
+SPAN_LINE_BREAK = re.compile(r"[ \t]*\n[ \t]*")
 
 
 def inline(text: str) -> str:
@@ -87,6 +88,12 @@ def inline_html(text: str) -> str:
         position = span.end()
     pieces.append(html.escape(text[position:], quote=False))
     return "".join(pieces)
+
+
+def code_html(text: str) -> str:
+    """Verbatim text as an HTML code element on one line, for the raw HTML tables of a page."""
+    one_line = " ".join(text.split("\n"))
+    return f"<code>{html.escape(one_line, quote=False)}</code>"
 
 
 def plain_pieces(text: str) -> list[str]:
@@ -154,7 +161,9 @@ def _escape_prose(text: str, block: bool, title: bool = False) -> str:
     position = 0
     for span in CODE_SPAN.finditer(text):
         pieces.append(_escape_plain(text[position : span.start()], block, title))
-        pieces.append(span.group(0))
+        # A code span's line break is a space; left in, a continuation line that starts with
+        # `<` (`<output keys>`) opens a raw HTML block that swallows the rest of the section.
+        pieces.append(SPAN_LINE_BREAK.sub(" ", span.group(0)))
         position = span.end()
     pieces.append(_escape_plain(text[position:], block, title))
     return "".join(pieces)

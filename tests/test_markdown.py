@@ -69,6 +69,15 @@ def test_unbalanced_fence_cannot_swallow_the_page():
     assert "<h2" in html(page)
 
 
+def test_a_code_span_over_two_lines_cannot_open_an_html_block():
+    # The second line of the span starts with `<`: Markdown took it for raw HTML, up to the next
+    # blank line, and the rest of the list showed as typed (and hid the table after it).
+    text = "1. It raises `ValueError: keys:\n   <output keys>. Done.` and stops.\n2. The next step"
+    rendered = html(markdown.block(text))
+    assert "<code>ValueError: keys: &lt;output keys&gt;. Done.</code>" in rendered
+    assert rendered.count("<li>") == 2
+
+
 def test_http_links_still_work():
     assert (
         html(markdown.inline("[docs](https://pytorch.org/docs)"))
@@ -97,6 +106,8 @@ def test_listing_titles_are_escaped_html_with_code_spans():
     # An unbalanced backtick stays text; a double-backtick span may hold one; lines are joined.
     assert markdown.inline_html("GLIBCXX_3.4.xx' not found `") == "GLIBCXX_3.4.xx' not found `"
     assert markdown.inline_html("``a`b``\nnext") == "<code>a`b</code> next"
+    # Verbatim text keeps its spaces (error messages have double ones); a line break is a space.
+    assert markdown.code_html("a <b>\nc  d") == "<code>a &lt;b&gt; c  d</code>"
 
 
 def test_escaped_markdown_reads_back_as_the_plain_text_written():
