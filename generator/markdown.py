@@ -90,12 +90,6 @@ def inline_html(text: str) -> str:
     return "".join(pieces)
 
 
-def code_html(text: str) -> str:
-    """Verbatim text as an HTML code element on one line, for the raw HTML tables of a page."""
-    one_line = " ".join(text.split("\n"))
-    return f"<code>{html.escape(one_line, quote=False)}</code>"
-
-
 def plain_pieces(text: str) -> list[str]:
     """One line of entry Markdown as alternating prose and code (prose first): links reduced
     to their text, emphasis to its words, code spans to their content. Nothing is escaped."""

@@ -81,8 +81,6 @@ def make_environment(templates_dir: Path) -> Environment:
         block=markdown.block,
         code=markdown.code_span,
         cell=markdown.table_cell,
-        code_html=markdown.code_html,
-        text_html=markdown.inline_html,
         fence=markdown.fence,
         a_an=a_an,
         front_matter=front_matter,
