@@ -30,6 +30,7 @@ ENTITIES = (("&", "&amp;"), ("<", "&lt;"), ("{", "&#123;"), ("`", "&#96;"))
 BACKSLASH_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
 PADDED_CODE_SPAN = re.compile(r"`+ ?([^`]*?) ?`+")
 SPAN_LINE_BREAK = re.compile(r"[ \t]*\n[ \t]*")
+BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def inline(text: str) -> str:
@@ -157,7 +158,9 @@ def _escape_prose(text: str, block: bool, title: bool = False) -> str:
         pieces.append(_escape_plain(text[position : span.start()], block, title))
         # A code span's line break is a space; left in, a continuation line that starts with
         # `<` (`<output keys>`) opens a raw HTML block that swallows the rest of the section.
-        pieces.append(SPAN_LINE_BREAK.sub(" ", span.group(0)))
+        # Backticks a blank line apart are no span: Markdown ends the paragraph between them.
+        code = span.group(0)
+        pieces.append(code if BLANK_LINE.search(code) else SPAN_LINE_BREAK.sub(" ", code))
         position = span.end()
     pieces.append(_escape_plain(text[position:], block, title))
     return "".join(pieces)

@@ -76,6 +76,8 @@ def test_a_code_span_over_two_lines_cannot_open_an_html_block():
     rendered = html(markdown.block(text))
     assert "<code>ValueError: keys: &lt;output keys&gt;. Done.</code>" in rendered
     assert rendered.count("<li>") == 2
+    # Backticks in two paragraphs stay two paragraphs.
+    assert html(markdown.block("a `b\n\nc` d")) == "<p>a `b</p>\n<p>c` d</p>"
 
 
 def test_http_links_still_work():
