@@ -4,7 +4,7 @@
   whose content changed are rewritten, so with `--dirty` MkDocs rebuilds just those.
 - `mkdocs serve` hears of saved files from the operating system, not by polling (on_serve).
 - A one-off `mkdocs build`, and the first build of `mkdocs serve`, convert and render the entry
-  pages on every core (mkdocs_pages.py).
+  pages on every core (mkdocs_pages.py). Generated static files are hard-linked into the site.
 - The listing tables pass Markdown untouched (raw_html.py).
 """
 
@@ -21,7 +21,7 @@ from mkdocs.exceptions import Abort
 
 from generator.build import Memo, build
 from generator.errors import ProblemsFound
-from generator.mkdocs_pages import convert_entry_pages, render_entry_pages
+from generator.mkdocs_pages import convert_entry_pages, link_generated_files, render_entry_pages
 from generator.raw_html import put_back, set_aside
 from generator.settings import settings_for
 
@@ -69,6 +69,7 @@ def on_env(env, config, files):
         env.bytecode_cache = holder.template_code
     if _nav:
         render_entry_pages(env, config, files, _nav[0])
+    link_generated_files(config, files)
     return env
 
 

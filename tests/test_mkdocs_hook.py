@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sys
+from types import SimpleNamespace
 
 import pytest
 from jinja2 import DictLoader, Environment
+from mkdocs.structure.files import Files
 
 from generator import mkdocs_hook
 
@@ -18,28 +20,33 @@ def serve_session(monkeypatch):
     sys.modules.pop(mkdocs_hook.MEMO_HOLDER, None)
 
 
+def env_event(env: Environment) -> Environment:
+    """The hook's on_env, for a build without pages or static files."""
+    return mkdocs_hook.on_env(env, SimpleNamespace(docs_dir="docs"), Files([]))
+
+
 def test_a_one_off_build_keeps_nothing(monkeypatch):
     monkeypatch.delitem(sys.modules, mkdocs_hook.MEMO_HOLDER, raising=False)
     mkdocs_hook.on_startup(command="build", dirty=False)
     assert mkdocs_hook.MEMO_HOLDER not in sys.modules
     env = Environment()
-    assert mkdocs_hook.on_env(env, None, None).bytecode_cache is None
+    assert env_event(env).bytecode_cache is None
 
 
 def test_compiled_theme_templates_outlive_a_rebuild(serve_session):
     templates = {"page.html": "Hello {{ name }}"}
-    first = mkdocs_hook.on_env(Environment(loader=DictLoader(templates)), None, None)
+    first = env_event(Environment(loader=DictLoader(templates)))
     assert first.get_template("page.html").render(name="a") == "Hello a"
     assert len(serve_session.template_code.code) == 1
     # The next rebuild's environment is new, but the compiled code is found again.
     compiled = []
-    second = mkdocs_hook.on_env(Environment(loader=DictLoader(templates)), None, None)
+    second = env_event(Environment(loader=DictLoader(templates)))
     second.compile = lambda *args, **kwargs: compiled.append(args) or Environment.compile(second, *args, **kwargs)
     assert second.get_template("page.html").render(name="b") == "Hello b"
     assert compiled == []
     # An edited template is compiled afresh (Jinja checks the source checksum).
     templates["page.html"] = "Bye {{ name }}"
-    third = mkdocs_hook.on_env(Environment(loader=DictLoader(templates)), None, None)
+    third = env_event(Environment(loader=DictLoader(templates)))
     assert third.get_template("page.html").render(name="c") == "Bye c"
 
 

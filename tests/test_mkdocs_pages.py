@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 from conftest import files_under, fixture_text, write_entry
+from mkdocs.structure.files import File, Files
 
 from generator.build import build
+from generator.mkdocs_pages import link_generated_files
 
 pytestmark = pytest.mark.slow
 
@@ -109,3 +113,52 @@ def test_only_the_first_build_of_mkdocs_serve_uses_workers(repo):
     assert served.returncode == 0, served.stderr
     assert "converted in workers, by build: [4, 0]" in served.stdout
     assert '<h2 id="the-fix">' in site_files(repo)["entries/cuda-oom/index.html"].decode()
+
+
+def test_exports_are_linked_and_a_dirty_rebuild_in_workers_redoes_only_the_edited_entry(repo):
+    """A `--dirty` build leaves unchanged pages unread; the workers must skip them too."""
+    build(repo)
+    assert mkdocs_build(repo, per_worker=1).returncode == 0
+    export = "api/entries/cuda-oom.json"
+    docs_file, site_file = repo.generated_dir / export, repo.site_dir / export
+    assert os.path.samefile(docs_file, site_file)
+    theme_file = "assets/diagnose/page.js"  # not generated: MkDocs copies it
+    assert not os.path.samefile(repo.root / "site_overrides" / theme_file, repo.site_dir / theme_file)
+
+    text = fixture_text("memory", "cuda-oom").replace("raises an out-of-memory error.", "raises an OOM error.")
+    write_entry(repo, "memory", "cuda-oom", text)
+    build(repo)
+    edited = docs_file.read_bytes()
+    assert b"raises an OOM error." in edited
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-c", SERVE, str(repo.root / "mkdocs.yml")]
+    assert subprocess.run(command, capture_output=True, text=True, env=env, timeout=300).returncode == 0
+    assert site_file.read_bytes() == edited
+    assert docs_file.read_bytes() == edited
+    assert "raises an OOM error." in (repo.site_dir / "entries" / "cuda-oom" / "index.html").read_text()
+
+
+def test_linking_stops_where_the_file_system_refuses(tmp_path, monkeypatch):
+    docs, site = tmp_path / "docs", tmp_path / "site"
+    (docs / "api").mkdir(parents=True)
+    (docs / "api" / "a.json").write_text("{}", encoding="utf-8")
+    (docs / "api" / "b.json").write_text("[]", encoding="utf-8")
+    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
+    files = Files([File(path, str(docs), str(site), True) for path in ("index.md", "api/a.json", "api/b.json")])
+    config = SimpleNamespace(docs_dir=str(docs))
+
+    assert link_generated_files(config, files) == 2
+    assert os.path.samefile(docs / "api" / "a.json", site / "api" / "a.json")
+    assert not (site / "index.md").exists()
+    assert link_generated_files(config, files) == 0  # already there: left to MkDocs
+
+    def refuse(source, target):
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", refuse)
+    other_site = tmp_path / "other"
+    files = Files([File("api/a.json", str(docs), str(other_site), True)])
+    assert link_generated_files(config, files) == 0
+    files.copy_static_files()
+    assert (other_site / "api" / "a.json").read_text(encoding="utf-8") == "{}"
+    assert not os.path.samefile(docs / "api" / "a.json", other_site / "api" / "a.json")
