@@ -55,6 +55,18 @@ def test_every_example_is_diagnosed_as_its_entry_in_the_whole_corpus(catalog, fi
             assert entry.id in matched, (entry.id, example[:80])
 
 
+def test_a_failure_ranks_above_every_warning_in_the_same_log(catalog, fingerprint_set):
+    """Warnings print before the crash that ends a run; the crash is what the reader came for."""
+    crash = next(entry for entry in catalog.entries if entry.id == "cuda-oom-training-batch")
+    warnings = [entry for entry in catalog.entries if "warnings" in entry.tags]
+    assert len(warnings) >= 30
+    for warning in warnings:
+        assert warning.diagnose.priority < 0, warning.id
+        log = warning.diagnose.examples.match[0] + "\n" + crash.diagnose.examples.match[0]
+        matched = [match["id"] for match in diagnose_text(log, fingerprint_set)["matches"]]
+        assert matched[0] == crash.id and warning.id in matched, (warning.id, matched)
+
+
 def load_realworld(path: Path) -> dict:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
