@@ -262,13 +262,16 @@ class Matcher:
     def result(self) -> dict:
         matched = [self._match(entry) for entry in self.set["entries"] if entry["id"] not in self.excluded]
         matched = [match for match in matched if match is not None]
-        explained = {target: [] for match in matched for target in match["explains"]}
-        for match in matched:
+        # Only an entry whose own cause line is in the log explains others.
+        causes = [match for match in matched if not match["_symptom_only"]]
+        explained = {target: [] for match in causes for target in match["explains"]}
+        for match in causes:
             for target in match["explains"]:
                 explained[target].append(match["id"])
         for match in matched:
             match["explained_by"] = sorted(by for by in explained.get(match["id"], []) if by != match["id"])
-            match["role"] = "symptom" if match["explained_by"] else "root"
+            symptom_only = match.pop("_symptom_only")
+            match["role"] = "symptom" if match["explained_by"] or symptom_only else "root"
         matched.sort(key=_rank_key)
         first_rank = matched[0].pop("_first")[2] if matched else None
         for match in matched:
@@ -289,6 +292,10 @@ class Matcher:
             fp["index"]: list(self.groups.get((entry["id"], fp["index"]), {}).values()) for fp in entry["fingerprints"]
         }
         roots = [fp for fp in entry["fingerprints"] if fp["role"] == "root" and hits[fp["index"]]]
+        # Only a cascade line, its cause cut off above it (a pasted tail): a candidate, not a diagnosis.
+        symptom_only = not roots
+        if symptom_only:
+            roots = [fp for fp in entry["fingerprints"] if fp["role"] == "symptom" and hits[fp["index"]]]
         if not roots:
             return None
         if entry["match"] == "all":
@@ -315,6 +322,7 @@ class Matcher:
             "evidence": evidence[:MAX_EVIDENCE_PER_MATCH],
             "more_evidence": max(0, len(evidence) - MAX_EVIDENCE_PER_MATCH),
             "_first": first,
+            "_symptom_only": symptom_only,
         }
 
     def _unmatched(self) -> list[dict]:

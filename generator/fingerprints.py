@@ -125,7 +125,10 @@ def _entry_example_problems(item: LoadedEntry) -> list[Problem]:
     cases += [("no_match", index, text, False) for index, text in enumerate(entry.diagnose.examples.no_match)]
     problems = []
     for kind, index, text, expected in cases:
-        found = any(match["id"] == entry.id for match in diagnose_text(text, alone)["matches"])
+        # A symptom fingerprint alone makes the entry a candidate, not a diagnosis: near-misses may hold one.
+        found = any(
+            match["id"] == entry.id and match["role"] == "root" for match in diagnose_text(text, alone)["matches"]
+        )
         if found != expected:
             field = ("diagnose", "examples", kind, index)
             line, col = item.document.position(field)

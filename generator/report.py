@@ -10,6 +10,7 @@ from generator.schema import Entry
 
 WIDTH = 100
 TRACEBACK_HEADER = "Traceback (most recent call last)"
+CAUSE_MISSING = "the line that names its cause is not in this log (it is often printed above, or cut off)"
 
 
 def diagnosis_text(result: dict, site_url: str, new_issue_url: str) -> str:
@@ -66,8 +67,10 @@ def _headline(result: dict) -> str:
 def _why(match: dict) -> str:
     score = match["score"]
     parts = []
-    if match["role"] == "symptom":
+    if match["explained_by"]:
         parts.append(f"a symptom, explained by {', '.join(match['explained_by'])}")
+    elif match["role"] == "symptom":
+        parts.append(f"a symptom; {CAUSE_MISSING}")
     else:
         parts.append("root cause")
     if score["priority"]:

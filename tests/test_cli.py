@@ -116,6 +116,18 @@ def diagnose_log(repo, capsys, tmp_path, text: str, *options: str) -> tuple[int,
     return run(repo, capsys, "diagnose", str(log), *options)
 
 
+def test_diagnose_names_a_symptom_whose_cause_line_is_missing(repo, capsys, tmp_path):
+    text = fixture_text("cuda-runtime", "cuda-illegal-memory-access").replace("  match: all\n", "")
+    text = text.replace(
+        '- "RuntimeError: CUDA error: an illegal memory access was encountered"', '- "Step ten finished"'
+    )
+    write_entry(repo, "cuda-runtime", "cuda-illegal-memory-access", text)
+    code, out, _ = diagnose_log(repo, capsys, tmp_path, "Step 10 finished\n")
+    assert code == 1
+    assert out.startswith("No confident match. Possible symptoms only:\n\n1. CUDA error: an illegal memory access")
+    assert "why: a symptom; the line that names its cause is not in this log (it is often printed above, or cut" in out
+
+
 def test_diagnose_match_and_json(repo, capsys, tmp_path):
     text = (
         "step 10\n"

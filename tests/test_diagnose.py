@@ -166,3 +166,38 @@ LINE_TEXT = st.text(alphabet=ALPHABET, max_size=30)
 def test_one_pass_finds_the_lines_of_every_literal(lines, literals):
     joined, starts = _join([Line(number, line, None, "~") for number, line in enumerate(lines, 1)])
     assert LiteralFinder(literals).lines(joined, starts) == lines_by_scanning(lines, literals)
+
+
+def test_a_symptom_without_its_cause_line_is_a_candidate_that_explains_nothing(fingerprint_set, tmp_path):
+    """A pasted tail holds the cascade line but not the cause printed above it."""
+    fingerprints = json.loads(json.dumps(fingerprint_set))
+    illegal = next(entry for entry in fingerprints["entries"] if entry["id"] == "cuda-illegal-memory-access")
+    illegal["match"], illegal["explains"] = "any", ["cuda-error-generic"]
+    tail = diagnose_text("Step 10 finished\nRuntimeError: CUDA error: unknown error\n", fingerprints)
+    assert [(match["id"], match["role"], match["explained_by"]) for match in tail["matches"]] == [
+        ("cuda-error-generic", "root", []),
+        ("cuda-illegal-memory-access", "symptom", []),
+    ]
+    assert tail["confident"]
+    only = diagnose_text("Step 10 finished\n", fingerprints)
+    assert not only["confident"]
+    assert [(match["id"], match["role"]) for match in only["matches"]] == [("cuda-illegal-memory-access", "symptom")]
+    assert only["matches"][0]["score"]["first_line"] == 1
+    whole = diagnose_text(
+        "Step 10 finished\nRuntimeError: CUDA error: an illegal memory access was encountered\n", fingerprints
+    )
+    assert [(match["id"], match["role"]) for match in whole["matches"]] == [
+        ("cuda-illegal-memory-access", "root"),
+        ("cuda-error-generic", "symptom"),
+    ]
+
+    (tmp_path / "fingerprints.json").write_text(canonical_json(fingerprints), encoding="utf-8")
+    logs = []
+    for name, text in (
+        ("tail", "Step 10 finished\nRuntimeError: CUDA error: unknown error\n"),
+        ("only", "Step 10 finished\n"),
+    ):
+        logs.append(tmp_path / f"{name}.log")
+        logs[-1].write_text(text, encoding="utf-8")
+    python = [canonical_json(diagnose_file(log, fingerprints)) for log in logs]
+    assert node_results(tmp_path / "fingerprints.json", logs) == python

@@ -274,12 +274,15 @@
         .filter((entry) => !this.excluded.has(entry.id))
         .map((entry) => this.match(entry))
         .filter((match) => match !== null);
+      // Only an entry whose own cause line is in the log explains others.
+      const causes = matched.filter((match) => !match._symptomOnly);
       const explained = new Map();
-      for (const match of matched) for (const target of match.explains) explained.set(target, []);
-      for (const match of matched) for (const target of match.explains) explained.get(target).push(match.id);
+      for (const match of causes) for (const target of match.explains) explained.set(target, []);
+      for (const match of causes) for (const target of match.explains) explained.get(target).push(match.id);
       for (const match of matched) {
         match.explained_by = (explained.get(match.id) || []).filter((by) => by !== match.id).sort(compareStrings);
-        match.role = match.explained_by.length ? "symptom" : "root";
+        match.role = match.explained_by.length || match._symptomOnly ? "symptom" : "root";
+        delete match._symptomOnly;
       }
       matched.sort(compareMatches);
       const firstRank = matched.length ? matched[0]._first.rank : null;
@@ -304,7 +307,10 @@
         const groups = this.groups.get(`${entry.id}\u0000${fp.index}`);
         hits.set(fp.index, groups ? Array.from(groups.values()) : []);
       }
-      const roots = entry.fingerprints.filter((fp) => fp.role === "root" && hits.get(fp.index).length);
+      let roots = entry.fingerprints.filter((fp) => fp.role === "root" && hits.get(fp.index).length);
+      // Only a cascade line, its cause cut off above it (a pasted tail): a candidate, not a diagnosis.
+      const symptomOnly = !roots.length;
+      if (symptomOnly) roots = entry.fingerprints.filter((fp) => fp.role === "symptom" && hits.get(fp.index).length);
       if (!roots.length) return null;
       if (entry.match === "all") {
         const needed = entry.fingerprints.filter((fp) => fp.role !== "context");
@@ -333,6 +339,7 @@
         evidence: evidence.slice(0, MAX_EVIDENCE_PER_MATCH),
         more_evidence: Math.max(0, evidence.length - MAX_EVIDENCE_PER_MATCH),
         _first: first,
+        _symptomOnly: symptomOnly,
       };
     }
 

@@ -140,7 +140,11 @@
       const link = el("a", { href: new URL(match.url, siteRoot).href }, match.title);
       const score = match.score;
       const why =
-        (match.role === "symptom" ? `A symptom, explained by ${match.explained_by.join(", ")}` : "Root cause") +
+        (match.explained_by.length
+          ? `A symptom, explained by ${match.explained_by.join(", ")}`
+          : match.role === "symptom"
+            ? "A symptom; the line that names its cause is not in this log (it is often printed above, or cut off)"
+            : "Root cause") +
         `; specificity ${score.specificity}` +
         (score.priority ? `; priority ${score.priority}` : "") +
         `; first seen on line ${score.first_line}; ${score.fingerprints_hit} of ${score.fingerprints_total} fingerprints.`;
