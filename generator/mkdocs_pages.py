@@ -119,8 +119,9 @@ def link_generated_files(config, files: Files) -> int:
     its source file, MkDocs leaves it (shutil.SameFileError, which MkDocs lets pass for plugins
     that write into the site themselves). The generator never rewrites a file in place, so a
     link cannot change under the site. Where linking fails (docs_dir and the site on different
-    file systems), MkDocs copies the rest as before; an existing destination (`--dirty`) is
-    left to MkDocs too."""
+    file systems), MkDocs copies the rest as before. A destination already there means a
+    `--dirty` rebuild (each edit under `mkdocs serve`): MkDocs copies only what changed, so
+    linking stops at once instead of trying every file on every rebuild."""
     docs_dir = os.path.join(os.path.abspath(config.docs_dir), "")
     linked = 0
     for file in files:
@@ -130,9 +131,7 @@ def link_generated_files(config, files: Files) -> int:
         os.makedirs(os.path.dirname(file.abs_dest_path), exist_ok=True)
         try:
             os.link(source, file.abs_dest_path)
-        except FileExistsError:
-            continue
-        except OSError:
+        except OSError:  # FileExistsError included
             break
         linked += 1
     return linked

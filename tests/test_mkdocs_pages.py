@@ -151,6 +151,11 @@ def test_linking_stops_where_the_file_system_refuses(tmp_path, monkeypatch):
     assert os.path.samefile(docs / "api" / "a.json", site / "api" / "a.json")
     assert not (site / "index.md").exists()
     assert link_generated_files(config, files) == 0  # already there: left to MkDocs
+    # A --dirty rebuild: the first destination already there stops linking; MkDocs copies the new file.
+    (docs / "api" / "c.json").write_text("null", encoding="utf-8")
+    files.append(File("api/c.json", str(docs), str(site), True))
+    assert link_generated_files(config, files) == 0
+    assert not (site / "api" / "c.json").exists()
 
     def refuse(source, target):
         raise OSError(errno.EXDEV, "Invalid cross-device link")
