@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import threading
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from conftest import make_repo
 from test_site import mkdocs_build
 
 from generator.build import build
+from generator.report import CAUSE_MISSING
 
 pytestmark = pytest.mark.browser
 CHROMIUM = os.environ.get("TRAINWRECK_CHROMIUM", "/usr/bin/chromium")
@@ -137,6 +140,24 @@ def test_unexplained_errors_show_under_a_low_priority_match_only(page, site_url)
     )
     assert page.locator(".diagnose-match").first.get_attribute("data-entry") == "cuda-oom"
     assert page.locator(".diagnose-unmatched").count() == 0
+
+
+def test_a_symptom_without_its_cause_line_is_named_as_a_candidate(page, site_url):
+    """As in test_diagnose.py: with `match: any`, the symptom line of a pasted tail alone."""
+    with urllib.request.urlopen(site_url + "api/fingerprints.json") as response:
+        fingerprints = json.load(response)
+    illegal = next(entry for entry in fingerprints["entries"] if entry["id"] == "cuda-illegal-memory-access")
+    illegal["match"] = "any"
+    page.route("**/api/fingerprints.json", lambda route: route.fulfill(json=fingerprints))
+    diagnose(page, site_url, "Step 10 finished\n")
+    results = page.inner_text("#diagnose-results")
+    assert "No confident match" in results
+    candidate = page.locator(".diagnose-match")
+    assert candidate.count() == 1
+    assert candidate.get_attribute("data-entry") == "cuda-illegal-memory-access"
+    assert "diagnose-symptom" in candidate.get_attribute("class")
+    assert f"A symptom; {CAUSE_MISSING}; specificity" in candidate.inner_text()
+    assert candidate.locator(".diagnose-evidence li").all_inner_texts() == ["line 1 Step 10 finished symptom"]
 
 
 def test_works_offline_once_loaded(page, site_url):
