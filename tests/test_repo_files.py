@@ -14,6 +14,8 @@ import yaml
 
 from generator.build import site_info
 from generator.cli import _parser
+from generator.entry_cache import CACHE_NAME as ENTRY_CACHE
+from generator.page_cache import CACHE_NAME as PAGE_CACHE
 from generator.settings import settings_for
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,6 +56,16 @@ def test_workflow_parses_and_runs_only_existing_commands(path):
 def test_pages_workflow_uses_the_pages_actions():
     pages = (REPO / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8")
     assert "actions/upload-pages-artifact@" in pages and "actions/deploy-pages@" in pages
+
+
+def test_pages_workflow_keeps_the_generator_caches_between_deploys():
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8"))
+    steps = workflow["jobs"]["build"]["steps"]
+    names = [step.get("name") for step in steps]
+    cache = next(step for step in steps if step.get("uses", "").startswith("actions/cache@"))
+    assert steps.index(cache) < names.index("Build the site")
+    assert cache["with"]["path"].split() == [f"build/{ENTRY_CACHE}", f"build/{PAGE_CACHE}"]
+    assert cache["with"]["restore-keys"] and cache["with"]["key"].startswith(cache["with"]["restore-keys"])
 
 
 def test_issue_form_collects_a_failure_report():
