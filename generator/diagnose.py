@@ -272,6 +272,7 @@ class Matcher:
             match["explained_by"] = sorted(by for by in explained.get(match["id"], []) if by != match["id"])
             symptom_only = match.pop("_symptom_only")
             match["role"] = "symptom" if match["explained_by"] or symptom_only else "root"
+        matched = _without_accounted_candidates(matched)
         matched.sort(key=_rank_key)
         first_rank = matched[0].pop("_first")[2] if matched else None
         for match in matched:
@@ -323,6 +324,7 @@ class Matcher:
             "more_evidence": max(0, len(evidence) - MAX_EVIDENCE_PER_MATCH),
             "_first": first,
             "_symptom_only": symptom_only,
+            "_lines": {group.line for group in root_groups},
         }
 
     def _unmatched(self) -> list[dict]:
@@ -331,6 +333,21 @@ class Matcher:
         ]
         items.sort(key=lambda item: item["line"])
         return items[:MAX_UNMATCHED]
+
+
+def _without_accounted_candidates(matched: list[dict]) -> list[dict]:
+    """Drops a candidate (a symptom whose cause line is missing) when each of its lines is
+    already explained by a cause that is in the log: after a CUDA OOM, the watchdog timeout it
+    causes is not also a hint that one rank did extra work."""
+    accounted = set().union(*(match["_lines"] for match in matched if match["explained_by"]))
+    kept = [
+        match
+        for match in matched
+        if match["explained_by"] or match["role"] == "root" or not match["_lines"] <= accounted
+    ]
+    for match in kept:
+        del match["_lines"]
+    return kept
 
 
 def _rank_key(match: dict) -> tuple:

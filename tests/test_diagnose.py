@@ -201,3 +201,34 @@ def test_a_symptom_without_its_cause_line_is_a_candidate_that_explains_nothing(f
         logs[-1].write_text(text, encoding="utf-8")
     python = [canonical_json(diagnose_file(log, fingerprints)) for log in logs]
     assert node_results(tmp_path / "fingerprints.json", logs) == python
+
+
+def test_a_candidate_is_dropped_when_its_lines_are_explained_by_a_cause_in_the_log(fingerprint_set, tmp_path):
+    """The OOM explains the watchdog line; the same line as another entry's symptom is no hint."""
+    fingerprints = json.loads(json.dumps(fingerprint_set))
+    entries = {entry["id"]: entry for entry in fingerprints["entries"]}
+    entries["cuda-illegal-memory-access"]["match"] = "any"
+    step = entries["cuda-illegal-memory-access"]["fingerprints"][1]
+    watchdog = entries["nccl-watchdog-timeout"]
+    watchdog["fingerprints"].append({**step, "index": len(watchdog["fingerprints"]), "role": "root"})
+    logs = {
+        "explained": "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\nStep 10 finished\n",
+        "unexplained": "Step 10 finished\n",
+    }
+    results = {name: diagnose_text(text, fingerprints) for name, text in logs.items()}
+    assert [(match["id"], match["role"], match["explained_by"]) for match in results["explained"]["matches"]] == [
+        ("cuda-oom", "root", []),
+        ("nccl-watchdog-timeout", "symptom", ["cuda-oom"]),
+    ]
+    # Without the OOM, the watchdog line is the cause found, and the other entry stays a candidate.
+    assert [(match["id"], match["role"]) for match in results["unexplained"]["matches"]] == [
+        ("nccl-watchdog-timeout", "root"),
+        ("cuda-illegal-memory-access", "symptom"),
+    ]
+
+    (tmp_path / "fingerprints.json").write_text(canonical_json(fingerprints), encoding="utf-8")
+    paths = []
+    for name, text in logs.items():
+        paths.append(tmp_path / f"{name}.log")
+        paths[-1].write_text(text, encoding="utf-8")
+    assert node_results(tmp_path / "fingerprints.json", paths) == [canonical_json(results[name]) for name in logs]

@@ -284,6 +284,7 @@
         match.role = match.explained_by.length || match._symptomOnly ? "symptom" : "root";
         delete match._symptomOnly;
       }
+      matched = withoutAccountedCandidates(matched);
       matched.sort(compareMatches);
       const firstRank = matched.length ? matched[0]._first.rank : null;
       for (const match of matched) {
@@ -340,6 +341,7 @@
         more_evidence: Math.max(0, evidence.length - MAX_EVIDENCE_PER_MATCH),
         _first: first,
         _symptomOnly: symptomOnly,
+        _lines: new Set(rootGroups.map((group) => group.line)),
       };
     }
 
@@ -353,6 +355,18 @@
 
   function compareStrings(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  // As _without_accounted_candidates in generator/diagnose.py: a candidate (a symptom whose
+  // cause line is missing) is dropped when each of its lines is explained by a cause in the log.
+  function withoutAccountedCandidates(matched) {
+    const accounted = new Set();
+    for (const match of matched) if (match.explained_by.length) for (const line of match._lines) accounted.add(line);
+    const kept = matched.filter(
+      (match) => match.explained_by.length || match.role === "root" || ![...match._lines].every((line) => accounted.has(line)),
+    );
+    for (const match of kept) delete match._lines;
+    return kept;
   }
 
   function compareMatches(a, b) {
