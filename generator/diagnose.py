@@ -277,6 +277,7 @@ class Matcher:
         first_rank = matched[0].pop("_first")[2] if matched else None
         for match in matched:
             match.pop("_first", None)
+            match.pop("_lines")
             match.pop("explains")
         return {
             "version": RESULT_VERSION,
@@ -340,14 +341,11 @@ def _without_accounted_candidates(matched: list[dict]) -> list[dict]:
     already explained by a cause that is in the log: after a CUDA OOM, the watchdog timeout it
     causes is not also a hint that one rank did extra work."""
     accounted = set().union(*(match["_lines"] for match in matched if match["explained_by"]))
-    kept = [
+    return [
         match
         for match in matched
         if match["explained_by"] or match["role"] == "root" or not match["_lines"] <= accounted
     ]
-    for match in kept:
-        del match["_lines"]
-    return kept
 
 
 def _rank_key(match: dict) -> tuple:

@@ -289,6 +289,7 @@
       const firstRank = matched.length ? matched[0]._first.rank : null;
       for (const match of matched) {
         delete match._first;
+        delete match._lines;
         delete match.explains;
       }
       return {
@@ -362,11 +363,9 @@
   function withoutAccountedCandidates(matched) {
     const accounted = new Set();
     for (const match of matched) if (match.explained_by.length) for (const line of match._lines) accounted.add(line);
-    const kept = matched.filter(
+    return matched.filter(
       (match) => match.explained_by.length || match.role === "root" || ![...match._lines].every((line) => accounted.has(line)),
     );
-    for (const match of kept) delete match._lines;
-    return kept;
   }
 
   function compareMatches(a, b) {
