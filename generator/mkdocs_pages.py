@@ -123,12 +123,16 @@ def link_generated_files(config, files: Files) -> int:
     `--dirty` rebuild (each edit under `mkdocs serve`): MkDocs copies only what changed, so
     linking stops at once instead of trying every file on every rebuild."""
     docs_dir = os.path.join(os.path.abspath(config.docs_dir), "")
+    folders: set[str] = set()  # the 10,000 exports share one folder: make it once
     linked = 0
     for file in files:
         source = file.abs_src_path
         if file.is_documentation_page() or not source or not source.startswith(docs_dir):
             continue
-        os.makedirs(os.path.dirname(file.abs_dest_path), exist_ok=True)
+        folder = os.path.dirname(file.abs_dest_path)
+        if folder not in folders:
+            os.makedirs(folder, exist_ok=True)
+            folders.add(folder)
         try:
             os.link(source, file.abs_dest_path)
         except OSError:  # FileExistsError included
