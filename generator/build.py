@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Hashable, Iterator, MutableMapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,6 +26,8 @@ from generator.settings import Settings
 from generator.sources import find_sources
 from generator.vocabulary import load_vocabulary
 from generator.writer import WriteReport, write_output
+
+MKDOCS_SEPARATOR = r"[\s\-]+"  # the search plugin's default (in English)
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,7 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None, stale_inputs: 
     catalog = load_catalog(settings, memo, workers, cache)
     # 2. Catalog → pages, in memory.
     addresses = site_info(settings)
+    separator = search_separator(settings)
     site = replace(addresses, last_updated=last_updated(settings.root))
     stored = None
     if memo is None:
@@ -184,7 +188,7 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None, stale_inputs: 
     def catalog_pages() -> list[Page]:
         return [
             fingerprints_page(catalog, remembered),
-            Page(SEARCH_DOCS, to_json(search_documents(catalog, remembered))),
+            Page(SEARCH_DOCS, to_json(search_documents(catalog, separator, remembered))),
         ]
 
     pages = render_pages(catalog, env, site, remembered, workers, meanwhile=catalog_pages, stored=stored)
@@ -209,7 +213,7 @@ def fingerprints_page(catalog: Catalog, memo: MutableMapping | None = None) -> P
 
 def site_info(settings: Settings) -> SiteInfo:
     """Site and repository addresses, from the one place they are set: mkdocs.yml."""
-    config = yaml.safe_load(settings.mkdocs_config.read_text(encoding="utf-8")) or {}
+    config = _mkdocs_config(settings)
     repo_url = str(config.get("repo_url", "")).rstrip("/")
     return SiteInfo(
         repo_url=repo_url,
@@ -217,6 +221,34 @@ def site_info(settings: Settings) -> SiteInfo:
         site_url=str(config.get("site_url", "")),
         new_issue_url=f"{repo_url}/issues/new?template=new-failure.yml",
     )
+
+
+def search_separator(settings: Settings) -> re.Pattern:
+    """The word separator of the site's search (mkdocs.yml, `plugins: - search: separator:`),
+    for cutting the search documents into words as the search worker does."""
+    pattern = MKDOCS_SEPARATOR
+    for plugin in _mkdocs_config(settings).get("plugins") or []:
+        if isinstance(plugin, dict) and isinstance(plugin.get("search"), dict):
+            pattern = plugin["search"].get("separator", MKDOCS_SEPARATOR)
+    try:
+        separator = re.compile(str(pattern), re.ASCII)
+    except re.error as error:
+        raise ProblemsFound([_separator_problem(settings, f"not a regular expression ({error})")]) from None
+    if not separator.fullmatch(" "):
+        raise ProblemsFound(
+            [_separator_problem(settings, "must match a space, which separates words in the search data")]
+        )
+    return separator
+
+
+def _mkdocs_config(settings: Settings) -> dict:
+    config = yaml.safe_load(settings.mkdocs_config.read_text(encoding="utf-8"))
+    return config if isinstance(config, dict) else {}
+
+
+def _separator_problem(settings: Settings, message: str) -> Problem:
+    path = settings.mkdocs_config.relative_to(settings.root).as_posix()
+    return Problem(path, 1, 1, "plugins.search.separator", message)
 
 
 def static_pages(docs_dir: Path, generated: set[str]) -> list[Page]:

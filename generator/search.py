@@ -1,16 +1,22 @@
 """Catalog → search/entries.json: one short search document per entry.
 
 Entry pages are kept out of the theme's search plugin (it would parse every page's HTML and
-index whole sections). Instead each entry gets one document built from its data: the title,
-the summary, every symptom string and the fix in one line, since pasted error text is what people search with.
+index whole sections). Instead each entry gets one document built from its data, since pasted
+error text is what people search with. The result list shows a document's `text`: the start of
+the summary, the entry's first verbatim error and the fix in one line. Every other wording of the
+error (and each former id) must still be found, so `words` holds the words of those that the text
+lacks, once each: the worker looks for each query word's presence, so a word held twice finds
+and ranks nothing more, and most wordings differ from the first in a few words only. Words are
+cut as the worker cuts them, with the site's search separator from mkdocs.yml.
 The site's search worker (site_overrides/assets/search/worker.js) loads these next to the
-theme's index of the hand-written pages.
+theme's index of the hand-written pages, and searches `text` and `words` as one.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import MutableMapping
+import re
+from collections.abc import Iterable, Iterator, MutableMapping
 
 from generator import markdown
 from generator.catalog import Catalog
@@ -20,35 +26,74 @@ from generator.schema import Entry
 SEARCH_DOCS = "search/entries.json"
 SUMMARY_CHARS = 300  # what a result shows; keeps the index near 1 KB per entry
 
+# What the worker's plainText() does to a document's HTML before it looks for words.
+WORKER_TAG = re.compile(r"<[^>]*>")
+WORKER_ENTITY = re.compile(r"&(?:amp|quot|#39|lt|gt);")
+WORKER_CHARACTER = {"&amp;": "&", "&quot;": '"', "&#39;": "'", "&lt;": "<", "&gt;": ">"}
 
-def search_documents(catalog: Catalog, memo: MutableMapping | None = None) -> dict:
+
+def search_documents(catalog: Catalog, separator: re.Pattern, memo: MutableMapping | None = None) -> dict:
     """Search documents of every entry, in the theme's format (title and text are HTML).
 
-    With a memo (kept by a long-lived process), the document of an unchanged entry is reused."""
+    `separator` is the site's search separator (mkdocs.yml). With a memo (kept by a long-lived
+    process), the document of an unchanged entry is reused."""
     docs = []
     for entry in catalog.entries:
-        key = ("search", catalog.source_of(entry.id).document.text)
+        key = ("search", separator.pattern, catalog.source_of(entry.id).document.text)
         doc = memo.get(key) if memo is not None else None
         if doc is None:
-            doc = search_document(entry, entry_url(entry.id))
+            doc = search_document(entry, entry_url(entry.id), separator)
             if memo is not None:
                 memo[key] = doc
         docs.append(doc)
     return {"docs": docs}
 
 
-def search_document(entry: Entry, location: str) -> dict:
-    """Title, summary, symptom strings and the fix in one line; aliases make old ids findable too."""
-    parts = [_html_of(markdown.shortened(entry.summary, SUMMARY_CHARS))]
-    parts += [_html_of(symptom.text) if not symptom.verbatim else _code(symptom.text) for symptom in entry.symptoms]
-    parts.append(_html_of(entry.fix.summary))
+def search_document(entry: Entry, location: str, separator: re.Pattern) -> dict:
+    """Title and a short text to show; `words` keeps the other error wordings and aliases findable."""
+    symptoms = [_code(symptom.text) if symptom.verbatim else _html_of(symptom.text) for symptom in entry.symptoms]
+    shown = next((number for number, symptom in enumerate(entry.symptoms) if symptom.verbatim), 0)
+    text = " ".join(
+        [_html_of(markdown.shortened(entry.summary, SUMMARY_CHARS)), symptoms[shown], _html_of(entry.fix.summary)]
+    )
+    hidden = [html_text for number, html_text in enumerate(symptoms) if number != shown]
     if entry.aliases:
-        parts.append(_code(" ".join(entry.aliases)))
-    return {
+        hidden.append(_code(" ".join(entry.aliases)))
+    document = {
         "location": location,
         "title": html.escape(" ".join(entry.title.split()), quote=False),
-        "text": " ".join(parts),
+        "text": text,
     }
+    words = _words_missing_from(text, hidden, separator)
+    if words:
+        document["words"] = words
+    return document
+
+
+def _words_missing_from(shown: str, hidden: Iterable[str], separator: re.Pattern) -> str:
+    """The words of the hidden HTML that the shown HTML lacks, each once, space-separated, escaped."""
+    seen = set(_worker_words(shown, separator))
+    missing = []
+    for html_text in hidden:
+        for word in _worker_words(html_text, separator):
+            if word not in seen:
+                seen.add(word)
+                missing.append(word)
+    return html.escape(" ".join(missing), quote=False)
+
+
+def _worker_words(html_text: str, separator: re.Pattern) -> Iterator[str]:
+    """The words the worker finds in this HTML.
+
+    A piece of pure ASCII between spaces is cut with the separator compiled with re.ASCII, which
+    cuts ASCII text as the worker's RegExp does. Any other piece is kept whole: it holds the same
+    words wherever it appears, so keeping it once loses none."""
+    text = WORKER_ENTITY.sub(lambda entity: WORKER_CHARACTER[entity.group()], WORKER_TAG.sub(" ", html_text))
+    for piece in text.split(" "):
+        if piece.isascii():
+            yield from (word for word in separator.split(piece.lower()) if word)
+        elif piece:
+            yield piece
 
 
 def _html_of(markdown_text: str) -> str:

@@ -181,6 +181,8 @@ def test_works_offline_once_loaded(page, site_url):
         ("torch.OutOfMemoryError:", "cuda-oom"),
         ("-caching -allocator", "cuda-oom"),
         ("gradient accumulation", "cuda-oom"),
+        # Words of a second symptom are searched but not shown (the document's `words`).
+        ("other ranks stop minutes later", "cuda-oom"),
     ],
 )
 def test_exact_error_string_in_search_finds_the_entry(page, site_url, query, entry):

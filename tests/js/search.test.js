@@ -108,6 +108,24 @@ test("text in the documents' HTML matches what people type", () => {
   assert.deepEqual(search.search(index, "code ").items, []); // tag names are not text
 });
 
+test("an entry's hidden words are found like its text but never shown", () => {
+  // generator/search.py keeps the other wordings of an error in `words`.
+  const entry = {
+    location: "entries/cuda-oom/",
+    title: "CUDA out of memory during training",
+    text: "<code>torch.OutOfMemoryError: CUDA out of memory.</code> Lower the batch",
+    words: "runtimeerror 14.75 total capacity r&amp;d",
+  };
+  const index = search.buildIndex([...docs.slice(0, 2), entry], SEPARATOR);
+  const [group] = search.search(index, "RuntimeError: CUDA out of memory. (14.75 GiB total capacity)").items;
+  assert.equal(group[0].location, "entries/cuda-oom/");
+  assert.deepEqual(group[0].terms, { runtimeerror: true, cuda: true, out: true, of: true, memory: true, "14.75": true, gib: false, total: true, capacity: true });
+  assert.equal(group[0].text, "<code>torch.OutOfMemoryError: <mark>CUDA</mark> <mark>out</mark> <mark>of</mark> <mark>memory</mark>.</code> Lower the batch");
+  assert.equal(first(index, "r&d "), "entries/cuda-oom/");
+  // The words follow the text as a separate word: the text's last word does not run into them.
+  assert.deepEqual(search.search(index, "batchruntimeerror ").items, []);
+});
+
 test("every matching page is counted; the first hundred have their words marked", () => {
   const many = Array.from({ length: 150 }, (_, n) => ({ location: `entries/e${n}/`, title: `Failure ${n}`, text: "CUDA error" }));
   const { items } = search.search(search.buildIndex(many, SEPARATOR), "cuda ");

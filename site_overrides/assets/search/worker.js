@@ -11,7 +11,8 @@
  * "^") that Lunr's query syntax treats as operators.
  *
  * Documents: the theme's index of the hand-written pages (sent with SETUP) plus one document
- * per entry from search/entries.json (written by generator/search.py).
+ * per entry from search/entries.json (written by generator/search.py). An entry document may
+ * also have `words`: searched as part of its text, never shown.
  */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) module.exports = factory();
@@ -46,10 +47,15 @@
       splitter: new RegExp(separator),
       boundary: new RegExp(separator, "y"),
       titles: joined(docs.map((doc) => doc.title || "")),
-      texts: joined(docs.map((doc) => doc.text || "")),
+      texts: joined(docs.map(searchedText)),
       remembered: new Map(),
       parents: parentsOf(docs),
     };
+  }
+
+  function searchedText(doc) {
+    // An entry document's `words` are found like its text but never shown (generator/search.py).
+    return doc.words ? `${doc.text || ""} ${doc.words}` : doc.text || "";
   }
 
   function joined(strings) {
