@@ -13,6 +13,7 @@ from jinja2 import Environment
 
 from generator import freshness
 from generator.catalog import Catalog, build_catalog
+from generator.document import Document
 from generator.entries import load_entries
 from generator.entry_cache import EntryCache, open_cache
 from generator.errors import Problem, ProblemsFound
@@ -226,29 +227,30 @@ def site_info(settings: Settings) -> SiteInfo:
 def search_separator(settings: Settings) -> re.Pattern:
     """The word separator of the site's search (mkdocs.yml, `plugins: - search: separator:`),
     for cutting the search documents into words as the search worker does."""
-    pattern = MKDOCS_SEPARATOR
-    for plugin in _mkdocs_config(settings).get("plugins") or []:
-        if isinstance(plugin, dict) and isinstance(plugin.get("search"), dict):
-            pattern = plugin["search"].get("separator", MKDOCS_SEPARATOR)
+    text = settings.mkdocs_config.read_text(encoding="utf-8")
+    pattern, loc = MKDOCS_SEPARATOR, ("plugins",)
+    for number, plugin in enumerate(_mapping(yaml.safe_load(text)).get("plugins") or []):
+        if isinstance(plugin, dict) and isinstance(plugin.get("search"), dict) and "separator" in plugin["search"]:
+            pattern, loc = plugin["search"]["separator"], ("plugins", number, "search", "separator")
     try:
         separator = re.compile(str(pattern), re.ASCII)
     except re.error as error:
-        raise ProblemsFound([_separator_problem(settings, f"not a regular expression ({error})")]) from None
-    if not separator.fullmatch(" "):
-        raise ProblemsFound(
-            [_separator_problem(settings, "must match a space, which separates words in the search data")]
-        )
-    return separator
+        message = f"not a regular expression ({error})"
+    else:
+        if separator.fullmatch(" "):
+            return separator
+        message = "must match a space, which separates words in the search data"
+    line, col = Document(None, text).position(loc)
+    path = settings.mkdocs_config.relative_to(settings.root).as_posix()
+    raise ProblemsFound([Problem(path, line, col, "plugins.search.separator", message)])
 
 
 def _mkdocs_config(settings: Settings) -> dict:
-    config = yaml.safe_load(settings.mkdocs_config.read_text(encoding="utf-8"))
-    return config if isinstance(config, dict) else {}
+    return _mapping(yaml.safe_load(settings.mkdocs_config.read_text(encoding="utf-8")))
 
 
-def _separator_problem(settings: Settings, message: str) -> Problem:
-    path = settings.mkdocs_config.relative_to(settings.root).as_posix()
-    return Problem(path, 1, 1, "plugins.search.separator", message)
+def _mapping(data: object) -> dict:
+    return data if isinstance(data, dict) else {}
 
 
 def static_pages(docs_dir: Path, generated: set[str]) -> list[Page]:

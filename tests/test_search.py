@@ -74,14 +74,21 @@ def test_text_and_words_hold_the_same_words_as_every_symptom_of_every_real_entry
         assert _words(document["text"] + " " + document.get("words", ""), worker_separator) == expected, entry.id
 
 
-def test_a_separator_that_does_not_split_at_a_space_is_refused(repo):
+@pytest.mark.parametrize(
+    ("separator", "message"),
+    [
+        ("'[\\-_]+'", "must match a space, which separates words in the search data"),
+        ("'[\\s'", "not a regular expression (unterminated character set at position 0)"),
+    ],
+)
+def test_a_separator_the_search_data_cannot_use_is_refused_where_it_is_set(repo, separator, message):
     config = repo.mkdocs_config.read_text(encoding="utf-8")
-    separator = re.search(r"^ +separator: .*$", config, re.MULTILINE).group()
-    repo.mkdocs_config.write_text(config.replace(separator, "      separator: '[\\-_]+'"), encoding="utf-8")
+    line = re.search(r"^ +separator: .*$", config, re.MULTILINE).group()
+    repo.mkdocs_config.write_text(config.replace(line, f"      separator: {separator}"), encoding="utf-8")
     with pytest.raises(ProblemsFound) as caught:
         search_separator(repo)
     assert [str(problem) for problem in caught.value.problems] == [
-        "mkdocs.yml:1:1: plugins.search.separator: must match a space, which separates words in the search data"
+        f"mkdocs.yml:37:18: plugins.search.separator: {message}"
     ]
 
 
