@@ -171,8 +171,9 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None, stale_inputs: 
         cache = open_cache(settings, read_only=True)
     catalog = load_catalog(settings, memo, workers, cache)
     # 2. Catalog → pages, in memory.
-    addresses = site_info(settings)
-    separator = search_separator(settings)
+    mkdocs_text = _mkdocs_text(settings)
+    addresses = site_info(settings, mkdocs_text)
+    separator = search_separator(settings, mkdocs_text)
     site = replace(addresses, last_updated=last_updated(settings.root))
     stored = None
     if memo is None:
@@ -212,9 +213,10 @@ def fingerprints_page(catalog: Catalog, memo: MutableMapping | None = None) -> P
     return Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries, memo)) + "\n")
 
 
-def site_info(settings: Settings) -> SiteInfo:
-    """Site and repository addresses, from the one place they are set: mkdocs.yml."""
-    config = _mkdocs_config(settings)
+def site_info(settings: Settings, mkdocs_text: str | None = None) -> SiteInfo:
+    """Site and repository addresses, from the one place they are set: mkdocs.yml (its text,
+    when the caller has read it already)."""
+    config = _mkdocs_config(_mkdocs_text(settings) if mkdocs_text is None else mkdocs_text)
     repo_url = str(config.get("repo_url", "")).rstrip("/")
     return SiteInfo(
         repo_url=repo_url,
@@ -224,12 +226,12 @@ def site_info(settings: Settings) -> SiteInfo:
     )
 
 
-def search_separator(settings: Settings) -> re.Pattern:
+def search_separator(settings: Settings, mkdocs_text: str | None = None) -> re.Pattern:
     """The word separator of the site's search (mkdocs.yml, `plugins: - search: separator:`),
     for cutting the search documents into words as the search worker does."""
-    text = settings.mkdocs_config.read_text(encoding="utf-8")
+    text = _mkdocs_text(settings) if mkdocs_text is None else mkdocs_text
     pattern, loc = MKDOCS_SEPARATOR, ("plugins",)
-    for number, plugin in enumerate(_mapping(yaml.safe_load(text)).get("plugins") or []):
+    for number, plugin in enumerate(_mkdocs_config(text).get("plugins") or []):
         if isinstance(plugin, dict) and isinstance(plugin.get("search"), dict) and "separator" in plugin["search"]:
             pattern, loc = plugin["search"]["separator"], ("plugins", number, "search", "separator")
     try:
@@ -245,12 +247,13 @@ def search_separator(settings: Settings) -> re.Pattern:
     raise ProblemsFound([Problem(path, line, col, "plugins.search.separator", message)])
 
 
-def _mkdocs_config(settings: Settings) -> dict:
-    return _mapping(yaml.safe_load(settings.mkdocs_config.read_text(encoding="utf-8")))
+def _mkdocs_text(settings: Settings) -> str:
+    return settings.mkdocs_config.read_text(encoding="utf-8")
 
 
-def _mapping(data: object) -> dict:
-    return data if isinstance(data, dict) else {}
+def _mkdocs_config(text: str) -> dict:
+    config = yaml.load(text, Loader=yaml.CSafeLoader)
+    return config if isinstance(config, dict) else {}
 
 
 def static_pages(docs_dir: Path, generated: set[str]) -> list[Page]:
