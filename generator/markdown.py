@@ -169,16 +169,31 @@ def _escape_prose(text: str, block: bool, title: bool = False) -> str:
 def _escape_plain(text: str, block: bool, title: bool = False) -> str:
     for character, entity in ENTITIES:
         text = text.replace(character, entity)
-    text = _literal_underscores_and_stars(text, all_stars=title)
+    if title:
+        # A title holds no links, and it often sits inside a link's text: an issue titled
+        # `[Bug]: crash` would otherwise read as a reference definition and end the link early.
+        return _escape_line_start(_literal_underscores_and_stars(_literal_brackets(text), all_stars=True))
+    text = _literal_underscores_and_stars(text, all_stars=False)
     if "](" in text:
         text = LINK_TARGET.sub(_neutralise_link, text)
     if "]:" in text:
         text = REFERENCE_DEFINITION.sub(r"\1\\[\2]:", text)
     if block:
-        text = BLOCK_OPENERS.sub(lambda match: match.group(1) + "\\" + match.group(2), text)
-    elif text.lstrip().startswith(("#", "=", "!!!", "???", "-", "+", "*", ">")) or NUMBERED_ITEM.match(text):
-        text = "\\" + text.lstrip()
+        return BLOCK_OPENERS.sub(lambda match: match.group(1) + "\\" + match.group(2), text)
+    return _escape_line_start(text)
+
+
+def _escape_line_start(text: str) -> str:
+    """Text that could open a block where it starts, with that opener escaped; the space before
+    it stays, since this piece may follow a code span inside the line."""
+    stripped = text.lstrip()
+    if stripped.startswith(("#", "=", "!!!", "???", "-", "+", "*", ">")) or NUMBERED_ITEM.match(text):
+        return text[: len(text) - len(stripped)] + "\\" + stripped
     return text
+
+
+def _literal_brackets(text: str) -> str:
+    return text.replace("[", "\\[").replace("]", "\\]")
 
 
 def _literal_underscores_and_stars(text: str, all_stars: bool) -> str:

@@ -155,3 +155,22 @@ def test_titles_show_stars_and_underscores_as_typed():
 )
 def test_code_spans_cut_by_a_backtick_inside_are_found(text, cut):
     assert markdown.cut_code_spans(text) == cut
+
+
+@pytest.mark.parametrize(
+    ("title", "text"),
+    [
+        ("[Question]: How to use PYTORCH_MPS_HIGH_WATERMARK_RATIO?", "[Question]: How to use PYTORCH_MPS_HIGH_WATERMARK_RATIO?"),
+        ("[Bug]: crash in `f[0]`", "[Bug]: crash in <code>f[0]</code>"),
+        ("a ] b [c", "a ] b [c"),
+        ("[x](javascript:alert(1))", "[x](javascript:alert(1))"),
+    ],
+)
+def test_titles_with_brackets_stay_whole_inside_a_link(title, text):
+    assert html(f"[{markdown.inline_title(title)}](https://example.org/1)") == (
+        f'<p><a href="https://example.org/1">{text}</a></p>'
+    )
+
+
+def test_a_title_piece_after_a_code_span_keeps_its_space():
+    assert html(markdown.inline_title("`torch.load` - a warning")) == "<p><code>torch.load</code> - a warning</p>"
