@@ -160,7 +160,10 @@ def test_code_spans_cut_by_a_backtick_inside_are_found(text, cut):
 @pytest.mark.parametrize(
     ("title", "text"),
     [
-        ("[Question]: How to use PYTORCH_MPS_HIGH_WATERMARK_RATIO?", "[Question]: How to use PYTORCH_MPS_HIGH_WATERMARK_RATIO?"),
+        (
+            "[Question]: How to use PYTORCH_MPS_HIGH_WATERMARK_RATIO?",
+            "[Question]: How to use PYTORCH_MPS_HIGH_WATERMARK_RATIO?",
+        ),
         ("[Bug]: crash in `f[0]`", "[Bug]: crash in <code>f[0]</code>"),
         ("a ] b [c", "a ] b [c"),
         ("[x](javascript:alert(1))", "[x](javascript:alert(1))"),
