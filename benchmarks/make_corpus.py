@@ -71,7 +71,7 @@ def _variant(model: dict, entry_id: str, number: int, ids: list[str], rng: rando
             {"template": f"{marker} on rank <NUM> after <NUM> steps", "role": "symptom"},
         ],
         "examples": {
-            "match": [f"step 10\n{marker}: the job stopped\n"],
+            "match": [f"step 10\n{marker}: the job stopped\n{marker} on rank 3 after 10 steps\n"],
             "no_match": [f"{marker} is fine\n"],
         },
     }

@@ -259,6 +259,10 @@ class Matcher:
         elif len(self.unmatched) < MAX_UNMATCHED_TRACKED:
             self.unmatched[line.text] = [line.number, 1]
 
+    def fingerprints_hit(self) -> set[tuple[str, int]]:
+        """(entry id, fingerprint index) of every fingerprint that fired on some line so far."""
+        return {key for key, groups in self.groups.items() if groups}
+
     def result(self) -> dict:
         matched = [self._match(entry) for entry in self.set["entries"] if entry["id"] not in self.excluded]
         matched = [match for match in matched if match is not None]
@@ -432,6 +436,13 @@ def diagnose_text(text: str, fingerprint_set: dict) -> dict:
     matcher = Matcher(fingerprint_set)
     matcher.feed_text(text.split("\n"))
     return matcher.result()
+
+
+def fingerprints_hit(text: str, fingerprint_set: dict) -> set[tuple[str, int]]:
+    """Which fingerprints fire on some line of text, whether or not their entries match."""
+    matcher = Matcher(fingerprint_set)
+    matcher.feed_text(text.split("\n"))
+    return matcher.fingerprints_hit()
 
 
 def diagnose_stream(chunks: Iterable[bytes], fingerprint_set: dict) -> dict:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from generator import dialect
 from generator.catalog import Catalog
-from generator.diagnose import diagnose_text
+from generator.diagnose import Matcher, fingerprints_hit
 from generator.entries import LoadedEntry
 from generator.errors import Problem
 from generator.parallel import map_in_parts
@@ -96,7 +96,8 @@ def _fingerprint(index: int, fp: Fingerprint) -> dict:
 
 
 def example_problems(catalog: Catalog, memo: MutableMapping | None = None, workers: int = 1) -> list[Problem]:
-    """Each entry's own examples must agree with its own fingerprints: `match` matches, `no_match` does not.
+    """Each entry's own examples must agree with its own fingerprints: `match` matches, `no_match`
+    does not, and every fingerprint fires on one of the examples or verbatim symptoms.
 
     An entry that passed in an earlier build (see entry_cache) is not checked again. With a memo,
     neither is one whose content this process already checked; without one, the others are
@@ -124,16 +125,36 @@ def _entry_example_problems(item: LoadedEntry) -> list[Problem]:
     cases = [("match", index, text, True) for index, text in enumerate(entry.diagnose.examples.match)]
     cases += [("no_match", index, text, False) for index, text in enumerate(entry.diagnose.examples.no_match)]
     problems = []
+    shown: set[tuple[str, int]] = set()
     for kind, index, text, expected in cases:
+        matcher = Matcher(alone)
+        matcher.feed_text(text.split("\n"))
         # A symptom fingerprint alone makes the entry a candidate, not a diagnosis: near-misses may hold one.
-        found = any(
-            match["id"] == entry.id and match["role"] == "root" for match in diagnose_text(text, alone)["matches"]
-        )
+        found = any(match["id"] == entry.id and match["role"] == "root" for match in matcher.result()["matches"])
+        if expected:
+            shown |= matcher.fingerprints_hit()
         if found != expected:
             field = ("diagnose", "examples", kind, index)
             line, col = item.document.position(field)
             message = "no fingerprint matches this example" if expected else "the fingerprints match this near-miss"
             problems.append(Problem(item.source.shown, line, col, ".".join(map(str, field)), message))
+    return problems + _unshown_fingerprint_problems(item, alone, shown)
+
+
+def _unshown_fingerprint_problems(item: LoadedEntry, alone: dict, shown: set[tuple[str, int]]) -> list[Problem]:
+    """Every fingerprint must fire on a line the entry itself quotes (an example or a verbatim
+    symptom): one that nothing shows may never match real output, and no test would notice."""
+    entry = item.entry
+    keys = [(entry.id, index) for index in range(len(entry.diagnose.fingerprints))]
+    if not shown.issuperset(keys):
+        symptoms = "\n".join(symptom.text for symptom in entry.symptoms if symptom.verbatim)
+        shown = shown | fingerprints_hit(symptoms, alone)
+    problems = []
+    for _, index in [key for key in keys if key not in shown]:
+        field = ("diagnose", "fingerprints", index)
+        line, col = item.document.position(field)
+        message = "no example and no verbatim symptom shows this fingerprint: add a real excerpt that holds it"
+        problems.append(Problem(item.source.shown, line, col, ".".join(map(str, field)), message))
     return problems
 
 

@@ -76,3 +76,18 @@ def test_examples_must_agree_with_fingerprints(repo):
         f"entries/memory/cuda-oom.yaml:{match_line}:9: diagnose.examples.match.0: no fingerprint matches this example",
         f"entries/memory/cuda-oom.yaml:{no_match_line}:9: diagnose.examples.no_match.0: the fingerprints match this near-miss",
     ]
+
+
+def test_every_fingerprint_must_be_shown_by_an_example_or_a_verbatim_symptom(repo):
+    text = fixture_text("memory", "cuda-oom")
+    text = text.replace(
+        "  fingerprints:\n",
+        "  fingerprints:\n    - contains: 'CUDA ran out of patience'\n",
+        1,
+    )
+    write_entry(repo, "memory", "cuda-oom", text)
+    line = text.splitlines().index("    - contains: 'CUDA ran out of patience'") + 1
+    assert problems_of(repo) == [
+        f"entries/memory/cuda-oom.yaml:{line}:7: diagnose.fingerprints.0: no example and no verbatim symptom "
+        "shows this fingerprint: add a real excerpt that holds it"
+    ]
