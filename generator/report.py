@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from urllib.parse import urlencode
 
@@ -10,6 +11,7 @@ from generator.schema import Entry
 
 WIDTH = 100
 TRACEBACK_HEADER = "Traceback (most recent call last)"
+HERE_DOCUMENT = re.compile(r"<<-?\s*(['\"]?)(\w+)\1")
 CAUSE_MISSING = "the line that names its cause is not in this log (it is often printed above, or cut off)"
 
 
@@ -158,5 +160,22 @@ def _numbered(items: list) -> list[str]:
     for number, item in enumerate(items, 1):
         lines += _wrap(f"{number}. {item.step}")
         if item.command:
-            lines += ["     $ " + line for line in item.command.strip().splitlines()]
+            lines += _at_prompt(item.command)
+    return lines
+
+
+def _at_prompt(command: str) -> list[str]:
+    """Shell lines as typed at a prompt: `$ ` starts each command, and a line that continues one
+    (after a trailing backslash, or inside a here-document such as a Python script) is only indented."""
+    lines = []
+    continued, terminator = False, None
+    for line in command.strip().splitlines():
+        if terminator is not None:
+            lines.append("       " + line)
+            terminator = None if line.strip() == terminator else terminator
+            continue
+        lines.append(("       " if continued else "     $ ") + line)
+        here_document = HERE_DOCUMENT.search(line)
+        terminator = here_document.group(2) if here_document else None
+        continued = line.endswith("\\")
     return lines
