@@ -70,6 +70,9 @@ def generator_figures(repo: Path) -> dict:
     noop, err = timed(build)
     noop_written = int(re.search(r"(\d+) written", err).group(1))
     victim = sorted((repo / "entries").glob("*/*.yaml"))[len(list((repo / "entries").glob("*/*.yaml"))) // 2]
+    retitle(victim, "Edited - ", field="summary")
+    _, err = timed(build)
+    summary_edit_written = int(re.search(r"(\d+) written", err).group(1))
     retitle(victim, "Edited - ")
     edit, err = timed(build)
     edit_written = int(re.search(r"(\d+) written", err).group(1))
@@ -92,6 +95,7 @@ def generator_figures(repo: Path) -> dict:
         "generator_noop_written": noop_written,
         "generator_edit_s": round(edit, 2),
         "generator_edit_written": edit_written,
+        "generator_summary_edit_written": summary_edit_written,
         "generator_check_s": round(render_only, 2),
         "generator_check_cold_s": round(render_only_cold, 2),
     }
@@ -372,8 +376,9 @@ def write_page(results: dict, remeasured: bool = False) -> None:
         ("Generator, no output, caches of an earlier build (s)", "generator_cached_s", ""),
         ("Generator, no-op rerun (s)", "generator_noop_s", "≤ 0.5 s"),
         ("Files written by the no-op rerun", "generator_noop_written", "0"),
-        ("Generator, one entry edited (s)", "generator_edit_s", ""),
-        ("Files written after one edit", "generator_edit_written", "only pages that show it"),
+        ("Generator, one entry's title edited (s)", "generator_edit_s", ""),
+        ("Files written after a summary edit", "generator_summary_edit_written", "only pages that show it"),
+        ("Files written after a title edit", "generator_edit_written", "also the listing pages whose rows shift"),
         ("mkdocs build (s)", "mkdocs_build_s", "≤ 90 s at 10,000"),
         ("mkdocs build peak memory (MiB)", "mkdocs_peak_mb", ""),
         ("Site size (MiB; 1 MiB = 1.049 MB)", "site_mb", "≤ 300 MB"),
