@@ -169,13 +169,16 @@ def _at_prompt(command: str) -> list[str]:
     (after a trailing backslash, or inside a here-document such as a Python script) is only indented."""
     lines = []
     continued, terminator = False, None
-    for line in command.strip().splitlines():
+    command_lines = command.strip().splitlines()
+    for number, line in enumerate(command_lines):
         if terminator is not None:
             lines.append("       " + line)
             terminator = None if line.strip() == terminator else terminator
             continue
         lines.append(("       " if continued else "     $ ") + line)
         here_document = HERE_DOCUMENT.search(line)
-        terminator = here_document.group(2) if here_document else None
+        # `<<` without a later line that ends it is a shift (`1 << 2`), not a here-document.
+        if here_document and here_document.group(2) in (rest.strip() for rest in command_lines[number + 1 :]):
+            terminator = here_document.group(2)
         continued = line.endswith("\\")
     return lines

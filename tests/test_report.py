@@ -24,3 +24,10 @@ def test_a_here_document_and_a_continued_line_get_no_prompt():
         "     $ docker run --gpus all \\",
         "         image nvidia-smi",
     ]
+
+
+def test_a_shift_is_not_a_here_document():
+    assert _at_prompt('python -c "print(1 << 2)"\nnvidia-smi') == [
+        '     $ python -c "print(1 << 2)"',
+        "     $ nvidia-smi",
+    ]
