@@ -33,7 +33,9 @@ def write_scaffold(
     path = settings.entries_dir / category / f"{entry_id}.yaml"
     if path.exists():
         raise ScaffoldError(f"{path} already exists")
-    env = SandboxedEnvironment(loader=FileSystemLoader(str(settings.templates_dir)), undefined=StrictUndefined)
+    env = SandboxedEnvironment(
+        loader=FileSystemLoader(str(settings.templates_dir)), undefined=StrictUndefined, keep_trailing_newline=True
+    )
     text = env.get_template("new-entry.yaml.j2").render(
         id=entry_id, category=category, today=(today or dt.date.today())
     )

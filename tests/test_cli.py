@@ -78,6 +78,7 @@ def test_new_scaffold_fails_until_filled_then_builds(repo, capsys):
     assert code == 0 and out.startswith("wrote entries/distributed/nccl-timeout-after-oom.yaml")
     path = repo.entries_dir / "distributed" / "nccl-timeout-after-oom.yaml"
     assert path.read_text().startswith("# yaml-language-server: $schema=../entry.schema.json\n")
+    assert run(repo, capsys, "fmt", "--check", str(path))[0] == 0, "the skeleton is already in fmt's layout"
     code, _, err = run(repo, capsys, "validate")
     assert code == 1 and "placeholder from `trainwreck new` is not filled in" in err
     filled = yaml.safe_load(fixture_text("distributed", "nccl-watchdog-timeout"))
