@@ -171,9 +171,9 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None, stale_inputs: 
         cache = open_cache(settings, read_only=True)
     catalog = load_catalog(settings, memo, workers, cache)
     # 2. Catalog → pages, in memory.
-    mkdocs_text = _mkdocs_text(settings)
-    addresses = site_info(settings, mkdocs_text)
-    separator = search_separator(settings, mkdocs_text)
+    mkdocs = read_mkdocs(settings)
+    addresses = site_info(settings, mkdocs)
+    separator = search_separator(settings, mkdocs)
     site = replace(addresses, last_updated=last_updated(settings.root))
     stored = None
     if memo is None:
@@ -213,10 +213,23 @@ def fingerprints_page(catalog: Catalog, memo: MutableMapping | None = None) -> P
     return Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries, memo)) + "\n")
 
 
-def site_info(settings: Settings, mkdocs_text: str | None = None) -> SiteInfo:
-    """Site and repository addresses, from the one place they are set: mkdocs.yml (its text,
-    when the caller has read it already)."""
-    config = _mkdocs_config(_mkdocs_text(settings) if mkdocs_text is None else mkdocs_text)
+@dataclass(frozen=True)
+class MkdocsFile:
+    """mkdocs.yml, read and parsed once: its text locates a bad setting, its mapping holds the settings."""
+
+    text: str
+    config: dict
+
+
+def read_mkdocs(settings: Settings) -> MkdocsFile:
+    text = settings.mkdocs_config.read_text(encoding="utf-8")
+    config = yaml.load(text, Loader=yaml.CSafeLoader)
+    return MkdocsFile(text, config if isinstance(config, dict) else {})
+
+
+def site_info(settings: Settings, mkdocs: MkdocsFile | None = None) -> SiteInfo:
+    """Site and repository addresses, from the one place they are set: mkdocs.yml."""
+    config = (mkdocs or read_mkdocs(settings)).config
     repo_url = str(config.get("repo_url", "")).rstrip("/")
     return SiteInfo(
         repo_url=repo_url,
@@ -226,12 +239,12 @@ def site_info(settings: Settings, mkdocs_text: str | None = None) -> SiteInfo:
     )
 
 
-def search_separator(settings: Settings, mkdocs_text: str | None = None) -> re.Pattern:
+def search_separator(settings: Settings, mkdocs: MkdocsFile | None = None) -> re.Pattern:
     """The word separator of the site's search (mkdocs.yml, `plugins: - search: separator:`),
     for cutting the search documents into words as the search worker does."""
-    text = _mkdocs_text(settings) if mkdocs_text is None else mkdocs_text
+    mkdocs = mkdocs or read_mkdocs(settings)
     pattern, loc = MKDOCS_SEPARATOR, ("plugins",)
-    for number, plugin in enumerate(_mkdocs_config(text).get("plugins") or []):
+    for number, plugin in enumerate(mkdocs.config.get("plugins") or []):
         if isinstance(plugin, dict) and isinstance(plugin.get("search"), dict) and "separator" in plugin["search"]:
             pattern, loc = plugin["search"]["separator"], ("plugins", number, "search", "separator")
     try:
@@ -242,18 +255,9 @@ def search_separator(settings: Settings, mkdocs_text: str | None = None) -> re.P
         if separator.fullmatch(" "):
             return separator
         message = "must match a space, which separates words in the search data"
-    line, col = Document(None, text).position(loc)
+    line, col = Document(None, mkdocs.text).position(loc)
     path = settings.mkdocs_config.relative_to(settings.root).as_posix()
     raise ProblemsFound([Problem(path, line, col, "plugins.search.separator", message)])
-
-
-def _mkdocs_text(settings: Settings) -> str:
-    return settings.mkdocs_config.read_text(encoding="utf-8")
-
-
-def _mkdocs_config(text: str) -> dict:
-    config = yaml.load(text, Loader=yaml.CSafeLoader)
-    return config if isinstance(config, dict) else {}
 
 
 def static_pages(docs_dir: Path, generated: set[str]) -> list[Page]:
