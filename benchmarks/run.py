@@ -44,6 +44,19 @@ LISTING_FOLDERS = ("all", "categories", "tags", "systems", "severity")
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 
+def reference_loop_seconds(repeats: int = 3) -> float:
+    """Best of three runs of a fixed pure-Python loop: machines of the same kind differ by half
+    from one session to the next, so timings are compared only next to this figure."""
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        total = 0
+        for number in range(10_000_000):
+            total += number
+        best = min(best, time.perf_counter() - started)
+    return round(best, 3)
+
+
 def timed(args: list[str]) -> tuple[float, str]:
     started = time.perf_counter()
     result = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, env=ENV)
@@ -342,6 +355,15 @@ def write_page(results: dict, remeasured: bool = False) -> None:
         "",
         *(
             [
+                f"On this machine a fixed pure-Python loop of 10 million additions took {results['reference_loop_s']} s "
+                "(best of 3): compare timings from different runs only next to this figure.",
+                "",
+            ]
+            if "reference_loop_s" in results
+            else []
+        ),
+        *(
+            [
                 "Diagnose, no-op rerun, search and edit-to-preview were measured again after the last changes "
                 "(`benchmarks/run.py --reuse`); the other rows come from the last full run.",
                 "",
@@ -452,6 +474,7 @@ def main() -> None:
         "machine": f"{os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}"
     }
     results["date"] = time.strftime("%Y-%m-%d")
+    results["reference_loop_s"] = reference_loop_seconds()
     if not args.skip_diagnose:
         results["diagnose"] = run_diagnose()
         results["diagnose"]["chromium_seconds"] = chromium_engine_seconds(results)
