@@ -1,0 +1,65 @@
+"""The benchmark page states the machine's reference-loop time when the run recorded one."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_run_module():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "benchmarks" / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def last_results() -> dict:
+    """A run's results with one corpus size: all that write_page reads."""
+    row = {
+        "entries": 100,
+        "generator_cold_s": 0.5,
+        "generator_cached_s": 0.3,
+        "generator_noop_s": 0.05,
+        "generator_noop_written": 0,
+        "generator_edit_s": 0.3,
+        "generator_edit_written": 20,
+        "generator_summary_edit_written": 3,
+        "generator_check_s": 0.2,
+        "generator_check_cold_s": 0.4,
+        "mkdocs_build_s": 2.0,
+        "mkdocs_peak_mb": 150,
+        "site_mb": 10.0,
+        "search_index_mb": 0.1,
+        "search_index_gzip_mb": 0.04,
+        "search_gzip_kb_per_entry": 0.4,
+        "largest_entry_page_kb": 50.0,
+        "largest_listing_page_kb": 50.0,
+        "first_search_s": 0.2,
+        "search_rank": 1,
+        "serve_edit_s": 0.3,
+        "serve_title_edit_s": 0.4,
+    }
+    return {"machine": "2 cores, CPython 3.11.7", "date": "2026-12-01", "scale": [row]}
+
+
+def test_page_states_the_reference_loop_time(tmp_path, monkeypatch):
+    run = load_run_module()
+    monkeypatch.setattr(run, "PAGE", tmp_path / "benchmarks.md")
+    results = {**last_results(), "reference_loop_s": 0.612}
+    run.write_page(json.loads(json.dumps(results)))
+    page = (tmp_path / "benchmarks.md").read_text(encoding="utf-8")
+    assert "a fixed pure-Python loop of 10 million additions took 0.612 s (best of 3)" in page
+
+
+def test_page_without_a_reference_loop_says_nothing_about_it(tmp_path, monkeypatch):
+    run = load_run_module()
+    monkeypatch.setattr(run, "PAGE", tmp_path / "benchmarks.md")
+    run.write_page(last_results())
+    page = (tmp_path / "benchmarks.md").read_text(encoding="utf-8")
+    assert "pure-Python loop" not in page.split("## What the figures mean")[0]
+    assert "Measured by `make bench` on 2 cores, CPython 3.11.7 (2026-12-01)." in page
