@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import importlib.util
-import json
-import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def load_run_module():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    """benchmarks/run.py, writing its page into tmp_path instead of docs/."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     spec = importlib.util.spec_from_file_location("bench_run", ROOT / "benchmarks" / "run.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "PAGE", tmp_path / "benchmarks.md")
     return module
 
 
@@ -47,18 +50,13 @@ def last_results() -> dict:
     return {"machine": "2 cores, CPython 3.11.7", "date": "2026-12-01", "scale": [row]}
 
 
-def test_page_states_the_reference_loop_time(tmp_path, monkeypatch):
-    run = load_run_module()
-    monkeypatch.setattr(run, "PAGE", tmp_path / "benchmarks.md")
-    results = {**last_results(), "reference_loop_s": 0.612}
-    run.write_page(json.loads(json.dumps(results)))
+def test_page_states_the_reference_loop_time(run, tmp_path):
+    run.write_page({**last_results(), "reference_loop_s": 0.612})
     page = (tmp_path / "benchmarks.md").read_text(encoding="utf-8")
     assert "a fixed pure-Python loop of 10 million additions took 0.612 s (best of 3)" in page
 
 
-def test_page_without_a_reference_loop_says_nothing_about_it(tmp_path, monkeypatch):
-    run = load_run_module()
-    monkeypatch.setattr(run, "PAGE", tmp_path / "benchmarks.md")
+def test_page_without_a_reference_loop_says_nothing_about_it(run, tmp_path):
     run.write_page(last_results())
     page = (tmp_path / "benchmarks.md").read_text(encoding="utf-8")
     assert "pure-Python loop" not in page.split("## What the figures mean")[0]
