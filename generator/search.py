@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Iterator, MutableMapping
+from collections.abc import Iterable, MutableMapping
 
 from generator import markdown
 from generator.catalog import Catalog
@@ -30,6 +30,8 @@ SUMMARY_CHARS = 300  # what a result shows; keeps the index near 1 KB per entry
 WORKER_TAG = re.compile(r"<[^>]*>")
 WORKER_ENTITY = re.compile(r"&(?:amp|quot|#39|lt|gt);")
 WORKER_CHARACTER = {"&amp;": "&", "&quot;": '"', "&#39;": "'", "&lt;": "<", "&gt;": ">"}
+# A piece between spaces (or at either end) that holds a character beyond ASCII.
+NON_ASCII_PIECE = re.compile(r"(?<![^ ])([^ ]*[^\x00-\x7f][^ ]*)")
 
 
 def search_documents(catalog: Catalog, separator: re.Pattern, memo: MutableMapping | None = None) -> dict:
@@ -73,27 +75,26 @@ def search_document(entry: Entry, location: str, separator: re.Pattern) -> dict:
 def _words_missing_from(shown: str, hidden: Iterable[str], separator: re.Pattern) -> str:
     """The words of the hidden HTML that the shown HTML lacks, each once, space-separated, escaped."""
     seen = set(_worker_words(shown, separator))
-    missing = []
-    for html_text in hidden:
-        for word in _worker_words(html_text, separator):
-            if word not in seen:
-                seen.add(word)
-                missing.append(word)
+    missing = dict.fromkeys(word for word in _worker_words(" ".join(hidden), separator) if word not in seen)
     return html.escape(" ".join(missing), quote=False)
 
 
-def _worker_words(html_text: str, separator: re.Pattern) -> Iterator[str]:
+def _worker_words(html_text: str, separator: re.Pattern) -> list[str]:
     """The words the worker finds in this HTML.
 
-    A piece of pure ASCII between spaces is cut with the separator compiled with re.ASCII, which
-    cuts ASCII text as the worker's RegExp does. Any other piece is kept whole: it holds the same
-    words wherever it appears, so keeping it once loses none."""
+    ASCII text is cut with the separator compiled with re.ASCII, which cuts ASCII text as the
+    worker's RegExp does. A piece between spaces that holds any other character is kept whole: it
+    holds the same words wherever it appears, so keeping it once loses none. The ASCII text between
+    such pieces is cut in one go rather than piece by piece (the separator cuts at spaces too):
+    the same words, several times faster."""
     text = WORKER_ENTITY.sub(lambda entity: WORKER_CHARACTER[entity.group()], WORKER_TAG.sub(" ", html_text))
-    for piece in text.split(" "):
-        if piece.isascii():
-            yield from (word for word in separator.split(piece.lower()) if word)
-        elif piece:
-            yield piece
+    words = []
+    for number, part in enumerate(NON_ASCII_PIECE.split(text)):
+        if number % 2:
+            words.append(part)
+        else:
+            words += filter(None, separator.split(part.lower()))
+    return words
 
 
 def _html_of(markdown_text: str) -> str:

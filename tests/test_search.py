@@ -11,7 +11,7 @@ import pytest
 from generator import markdown
 from generator.build import load_catalog, search_separator
 from generator.errors import ProblemsFound
-from generator.search import SUMMARY_CHARS, _code, _html_of, search_document
+from generator.search import SUMMARY_CHARS, _code, _html_of, _worker_words, search_document
 from generator.settings import settings_for
 from tests.conftest import fixture_text, write_entry
 
@@ -72,6 +72,24 @@ def test_text_and_words_hold_the_same_words_as_every_symptom_of_every_real_entry
         full += [_code(alias) for alias in entry.aliases]
         expected = _words(" ".join(full), worker_separator)
         assert _words(document["text"] + " " + document.get("words", ""), worker_separator) == expected, entry.id
+
+
+def test_words_are_cut_as_the_worker_cuts_them_and_a_piece_beyond_ascii_is_kept_whole():
+    separator = search_separator(settings_for(REPO))
+    html_text = "CUDA→OOM at x.5 <code>a/b</code> “quoted” end. x.→y &lt;init&gt; é&amp;b"
+    assert _worker_words(html_text, separator) == [
+        "CUDA→OOM",
+        "at",
+        "x.5",
+        "a",
+        "b",
+        "“quoted”",
+        "end",
+        "x.→y",
+        "init",
+        "é&b",
+    ]
+    assert _worker_words("Plain ASCII: cudaErrorNoDevice.", separator) == ["plain", "ascii", "cudaerrornodevice"]
 
 
 @pytest.mark.parametrize(
