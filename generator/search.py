@@ -85,8 +85,8 @@ def _worker_words(html_text: str, separator: re.Pattern) -> list[str]:
     ASCII text is cut with the separator compiled with re.ASCII, which cuts ASCII text as the
     worker's RegExp does. A piece between spaces that holds any other character is kept whole: it
     holds the same words wherever it appears, so keeping it once loses none. The ASCII text between
-    such pieces is cut in one go rather than piece by piece (the separator cuts at spaces too):
-    the same words, several times faster."""
+    such pieces is cut in one go rather than piece by piece, which gives the same words because the
+    separator cuts at spaces too, with far fewer calls."""
     text = WORKER_ENTITY.sub(lambda entity: WORKER_CHARACTER[entity.group()], WORKER_TAG.sub(" ", html_text))
     words = []
     for number, part in enumerate(NON_ASCII_PIECE.split(text)):
