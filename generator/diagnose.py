@@ -189,15 +189,21 @@ class Matcher:
         self.by_anchor: dict[str, list[tuple[dict, dict]]] = {}
         self.compiled: dict[str, re.Pattern] = {}
         self.entry_excludes: dict[str, list[str]] = {}
+        # A fingerprint with `requires_any` counts only once one of those literals is seen on any line.
+        self.requirements: dict[tuple[str, int], list[str]] = {}
+        self.seen_required: set[str] = set()
         for entry in fingerprint_set["entries"]:
             for fp in entry["fingerprints"]:
                 self.by_anchor.setdefault(fp["anchor"], []).append((entry, fp))
                 if fp["regex"] is not None:
                     self.compiled[fp["regex"]] = re.compile(fp["regex"], re.ASCII)
+                if fp["requires_any"]:
+                    self.requirements[(entry["id"], fp["index"])] = fp["requires_any"]
             for literal in entry["exclude"]:
                 self.entry_excludes.setdefault(literal, []).append(entry["id"])
+        self.required = sorted({literal for literals in self.requirements.values() for literal in literals})
         self.hints = list(fingerprint_set["error_hints"])
-        self.literals = literal_finder((*self.by_anchor, *self.entry_excludes, *self.hints))
+        self.literals = literal_finder((*self.by_anchor, *self.entry_excludes, *self.required, *self.hints))
 
     def feed_text(self, raw_lines: Iterable[str], chunk_lines: int = 20000) -> None:
         chunk: list[Line] = []
@@ -217,6 +223,7 @@ class Matcher:
         for literal, entry_ids in self.entry_excludes.items():
             if literal in found:
                 self.excluded.update(entry_ids)
+        self.seen_required.update(literal for literal in self.required if literal in found)
         evidence_lines: set[int] = set()
         for anchor, users in self.by_anchor.items():
             for index in found.get(anchor, ()):
@@ -261,7 +268,15 @@ class Matcher:
 
     def fingerprints_hit(self) -> set[tuple[str, int]]:
         """(entry id, fingerprint index) of every fingerprint that fired on some line so far."""
-        return {key for key, groups in self.groups.items() if groups}
+        return {key for key, groups in self.groups.items() if groups and self._requirement_met(key)}
+
+    def _requirement_met(self, key: tuple[str, int]) -> bool:
+        """Whether the log holds a literal the fingerprint requires (known only once all of it is fed).
+
+        A line that hit a fingerprint whose requirement never shows up is not listed as an
+        unmatched error either: whether it counts is decided only at the end."""
+        required = self.requirements.get(key)
+        return required is None or any(literal in self.seen_required for literal in required)
 
     def result(self) -> dict:
         matched = [self._match(entry) for entry in self.set["entries"] if entry["id"] not in self.excluded]
@@ -295,7 +310,10 @@ class Matcher:
 
     def _match(self, entry: dict) -> dict | None:
         hits = {
-            fp["index"]: list(self.groups.get((entry["id"], fp["index"]), {}).values()) for fp in entry["fingerprints"]
+            fp["index"]: list(self.groups.get((entry["id"], fp["index"]), {}).values())
+            if self._requirement_met((entry["id"], fp["index"]))
+            else []
+            for fp in entry["fingerprints"]
         }
         roots = [fp for fp in entry["fingerprints"] if fp["role"] == "root" and hits[fp["index"]]]
         # Only a cascade line, its cause cut off above it (a pasted tail): a candidate, not a diagnosis.

@@ -91,6 +91,7 @@ def _fingerprint(index: int, fp: Fingerprint) -> dict:
         "anchor": anchor,
         "regex": regex,
         "exclude": list(fp.exclude),
+        "requires_any": list(fp.requires_any),
         "specificity": specificity,
     }
 

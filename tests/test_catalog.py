@@ -91,3 +91,37 @@ def test_every_fingerprint_must_be_shown_by_an_example_or_a_verbatim_symptom(rep
         f"entries/memory/cuda-oom.yaml:{line}:7: diagnose.fingerprints.0: no example and no verbatim symptom "
         "shows this fingerprint: add a real excerpt that holds it"
     ]
+
+
+def test_a_required_literal_counts_on_any_line_of_an_example_and_must_be_long_enough(repo):
+    """`requires_any` is checked against the examples like any fingerprint: one the examples never
+    satisfy is reported where it is written; a literal too short to mean anything is refused."""
+    text = fixture_text("memory", "cuda-oom").replace(
+        '    - template: "CUDA out of memory. Tried to allocate <NUM> <WORD>."\n',
+        '    - template: "CUDA out of memory. Tried to allocate <NUM> <WORD>."\n'
+        '      requires_any: ["Traceback (most recent call last)", "xy"]\n',
+    )
+    write_entry(repo, "memory", "cuda-oom", text)
+    line = text.splitlines().index('      requires_any: ["Traceback (most recent call last)", "xy"]') + 1
+    assert problems_of(repo) == [
+        f"entries/memory/cuda-oom.yaml:{line}:59: diagnose.fingerprints.0.requires_any.1: "
+        "string should have at least 4 characters"
+    ]
+    write_entry(repo, "memory", "cuda-oom", text.replace(', "xy"]', "]"))
+    match_line = text.splitlines().index("    match:") + 2
+    assert problems_of(repo) == [
+        f"entries/memory/cuda-oom.yaml:{line - 1}:7: diagnose.fingerprints.0: no example and no verbatim symptom "
+        "shows this fingerprint: add a real excerpt that holds it",
+        f"entries/memory/cuda-oom.yaml:{match_line}:9: diagnose.examples.match.0: no fingerprint matches this example",
+    ]
+    write_entry(
+        repo,
+        "memory",
+        "cuda-oom",
+        text.replace(', "xy"]', "]").replace(
+            "        torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
+            "        Traceback (most recent call last):\n        torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.",
+        ),
+    )
+    oom = load_catalog(repo).get("cuda-oom")
+    assert oom.diagnose.fingerprints[0].requires_any == ["Traceback (most recent call last)"]

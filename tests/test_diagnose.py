@@ -12,7 +12,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.diagnose import Line, LiteralFinder, _join, decode_log, diagnose_stream, diagnose_text
+from generator.diagnose import (
+    Line,
+    LiteralFinder,
+    Matcher,
+    _join,
+    decode_log,
+    diagnose_stream,
+    diagnose_text,
+    fingerprints_hit,
+)
 from generator.fingerprints import canonical_json
 
 HERE = Path(__file__).parent
@@ -225,6 +234,37 @@ def test_a_candidate_is_dropped_when_its_lines_are_explained_by_a_cause_in_the_l
         ("nccl-watchdog-timeout", "root"),
         ("cuda-illegal-memory-access", "symptom"),
     ]
+
+    (tmp_path / "fingerprints.json").write_text(canonical_json(fingerprints), encoding="utf-8")
+    paths = []
+    for name, text in logs.items():
+        paths.append(tmp_path / f"{name}.log")
+        paths[-1].write_text(text, encoding="utf-8")
+    assert node_results(tmp_path / "fingerprints.json", paths) == [canonical_json(results[name]) for name in logs]
+
+
+def test_a_fingerprint_with_requires_any_counts_only_when_the_log_holds_one_of_its_literals(fingerprint_set, tmp_path):
+    """A killed compiler names no package; the package being built shows on another line."""
+    fingerprints = json.loads(json.dumps(fingerprint_set))
+    generic = next(entry for entry in fingerprints["entries"] if entry["id"] == "cuda-error-generic")
+    generic["fingerprints"][0]["requires_any"] = ["flash_attn", "flash-attn"]
+    logs = {
+        "without": "RuntimeError: CUDA error: unknown error\n",
+        "before": "Building wheel for flash-attn (setup.py) ... error\nRuntimeError: CUDA error: unknown error\n",
+        "after": "RuntimeError: CUDA error: unknown error\n  File /tmp/flash_attn/setup.py, line 3\n",
+    }
+    results = {name: diagnose_text(text, fingerprints) for name, text in logs.items()}
+    assert results["without"]["matches"] == [] and not results["without"]["confident"]
+    for name in ("before", "after"):
+        assert [(match["id"], match["role"]) for match in results[name]["matches"]] == [("cuda-error-generic", "root")]
+        assert [item["line"] for item in results[name]["matches"][0]["evidence"]] == [2 if name == "before" else 1]
+    assert fingerprints_hit(logs["without"], fingerprints) == set()
+    assert fingerprints_hit(logs["after"], fingerprints) == {("cuda-error-generic", 0)}
+
+    # The literal may arrive in a later chunk than the line it vouches for.
+    matcher = Matcher(fingerprints)
+    matcher.feed_text(logs["after"].splitlines(), chunk_lines=1)
+    assert [match["id"] for match in matcher.result()["matches"]] == ["cuda-error-generic"]
 
     (tmp_path / "fingerprints.json").write_text(canonical_json(fingerprints), encoding="utf-8")
     paths = []

@@ -171,17 +171,22 @@
       this.byAnchor = new Map();
       this.compiled = new Map();
       this.entryExcludes = new Map();
+      // A fingerprint with `requires_any` counts only once one of those literals is seen on any line.
+      this.requirements = new Map();
+      this.seenRequired = new Set();
       for (const entry of fingerprintSet.entries) {
         for (const fp of entry.fingerprints) {
           if (!this.byAnchor.has(fp.anchor)) this.byAnchor.set(fp.anchor, []);
           this.byAnchor.get(fp.anchor).push([entry, fp]);
           if (fp.regex !== null) this.compiled.set(fp.regex, new RegExp(fp.regex, "u"));
+          if (fp.requires_any.length) this.requirements.set(`${entry.id}\u0000${fp.index}`, fp.requires_any);
         }
         for (const literal of entry.exclude) {
           if (!this.entryExcludes.has(literal)) this.entryExcludes.set(literal, []);
           this.entryExcludes.get(literal).push(entry.id);
         }
       }
+      this.required = Array.from(new Set(Array.from(this.requirements.values()).flat()));
       this.hints = fingerprintSet.error_hints.slice();
     }
 
@@ -209,6 +214,9 @@
       const trigrams = trigramTable(joined);
       for (const [literal, ids] of this.entryExcludes) {
         if (mayContain(trigrams, literal) && joined.includes(literal)) for (const id of ids) this.excluded.add(id);
+      }
+      for (const literal of this.required) {
+        if (mayContain(trigrams, literal) && joined.includes(literal)) this.seenRequired.add(literal);
       }
       const evidenceLines = new Set();
       for (const [anchor, users] of this.byAnchor) {
@@ -263,6 +271,12 @@
       }
     }
 
+    // Known only once the whole log is fed, so a line that hit such a fingerprint is never listed as unmatched.
+    requirementMet(key) {
+      const required = this.requirements.get(key);
+      return required === undefined || required.some((literal) => this.seenRequired.has(literal));
+    }
+
     recordUnmatched(line) {
       const seen = this.unmatched.get(line.text);
       if (seen !== undefined) seen[1] += 1;
@@ -306,7 +320,8 @@
     match(entry) {
       const hits = new Map();
       for (const fp of entry.fingerprints) {
-        const groups = this.groups.get(`${entry.id}\u0000${fp.index}`);
+        const key = `${entry.id}\u0000${fp.index}`;
+        const groups = this.requirementMet(key) ? this.groups.get(key) : undefined;
         hits.set(fp.index, groups ? Array.from(groups.values()) : []);
       }
       let roots = entry.fingerprints.filter((fp) => fp.role === "root" && hits.get(fp.index).length);
