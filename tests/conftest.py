@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -14,6 +16,16 @@ from generator.settings import Settings, settings_for
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE_ENTRIES = REPO / "tests" / "fixtures" / "entries"
 SITE_PARTS = ("mkdocs.yml", "templates", "docs", "site_overrides")
+
+
+def load_script(path: Path) -> ModuleType:
+    """A script outside the package (benchmarks/, scripts/), loaded without adding its folder to sys.path
+    for the rest of the test run. A script that imports its neighbours needs that folder on sys.path
+    first (`monkeypatch.syspath_prepend`)."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def make_repo(root: Path, entries: Path = FIXTURE_ENTRIES) -> Settings:

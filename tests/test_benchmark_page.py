@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -14,9 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def run(tmp_path, monkeypatch):
     """benchmarks/run.py, writing its page into tmp_path instead of docs/."""
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "benchmarks" / "run.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script(ROOT / "benchmarks" / "run.py")
     monkeypatch.setattr(module, "PAGE", tmp_path / "benchmarks.md")
     return module
 

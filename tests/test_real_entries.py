@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import load_script
 
 from generator.build import load_catalog
 from generator.diagnose import diagnose_stream, diagnose_text
@@ -130,10 +131,6 @@ def test_both_engines_agree_on_real_logs(tmp_path, fingerprint_set):
 
 
 def test_readme_corpus_stats_are_current():
-    import sys
-
-    sys.path.insert(0, str(REPO / "scripts"))
-    from corpus_stats import README, readme_with_stats
-
-    text = README.read_text(encoding="utf-8")
-    assert readme_with_stats(text) == text, "run `make readme`"
+    corpus_stats = load_script(REPO / "scripts" / "corpus_stats.py")
+    text = corpus_stats.README.read_text(encoding="utf-8")
+    assert corpus_stats.readme_with_stats(text) == text, "run `make readme`"

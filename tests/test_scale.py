@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from pathlib import Path
 
 import pytest
 import yaml
+from conftest import REPO, load_script
 from test_site import broken_links, mkdocs_build
 
 from generator.build import build
 from generator.pages import LISTING_PAGE_SIZE
 from generator.settings import settings_for
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from make_corpus import make_corpus
+make_corpus = load_script(REPO / "benchmarks" / "make_corpus.py").make_corpus
 
 pytestmark = pytest.mark.slow
 
