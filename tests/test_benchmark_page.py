@@ -59,3 +59,11 @@ def test_page_without_a_reference_loop_says_nothing_about_it(run, tmp_path):
     page = (tmp_path / "benchmarks.md").read_text(encoding="utf-8")
     assert "pure-Python loop" not in page.split("## What the figures mean")[0]
     assert "Measured by `make bench` on 2 cores, CPython 3.11.7 (2026-12-01)." in page
+
+
+def test_the_published_page_ends_with_the_current_notes():
+    """The notes are edited by hand; `python benchmarks/run.py --page-only` must follow each edit,
+    or the site explains the figures with last run's words."""
+    page = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    notes = (ROOT / "benchmarks" / "notes.md").read_text(encoding="utf-8").rstrip()
+    assert page.rstrip().endswith(notes), "run `python benchmarks/run.py --page-only` after editing the notes"
