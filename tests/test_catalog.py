@@ -107,6 +107,10 @@ def test_a_required_literal_counts_on_any_line_of_an_example_and_must_be_long_en
         f"entries/memory/cuda-oom.yaml:{line}:59: diagnose.fingerprints.0.requires_any.1: "
         "string should have at least 4 characters"
     ]
+    write_entry(repo, "memory", "cuda-oom", text.replace(', "xy"]', ', "two\\nlines"]'))
+    assert problems_of(repo) == [
+        f"entries/memory/cuda-oom.yaml:{line}:59: diagnose.fingerprints.0.requires_any.1: must be one non-empty line"
+    ]
     write_entry(repo, "memory", "cuda-oom", text.replace(', "xy"]', "]"))
     match_line = text.splitlines().index("    match:") + 2
     assert problems_of(repo) == [
