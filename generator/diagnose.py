@@ -186,6 +186,8 @@ class Matcher:
         self.groups: dict[tuple[str, int], dict[str, Group]] = {}
         self.excluded: set[str] = set()
         self.unmatched: dict[str, list[int]] = {}
+        # Error-looking lines that hit some fingerprint: unmatched unless an entry they are evidence for is shown.
+        self.pending: dict[str, tuple[list[int], list[tuple[str, int]]]] = {}
         self.by_anchor: dict[str, list[tuple[dict, dict]]] = {}
         self.compiled: dict[str, re.Pattern] = {}
         self.entry_excludes: dict[str, list[str]] = {}
@@ -224,7 +226,7 @@ class Matcher:
             if literal in found:
                 self.excluded.update(entry_ids)
         self.seen_required.update(literal for literal in self.required if literal in found)
-        evidence_lines: set[int] = set()
+        evidence: dict[int, list[tuple[str, int]]] = {}
         for anchor, users in self.by_anchor.items():
             for index in found.get(anchor, ()):
                 line = chunk[index]
@@ -232,11 +234,10 @@ class Matcher:
                 for entry, fp in users:
                     if self._hit(fp, line.text):
                         self._record(entry["id"], fp["index"], line)
-                        evidence_lines.add(index)
-        for hint in self.hints:
-            for index in found.get(hint, ()):
-                if index not in evidence_lines:
-                    self._record_unmatched(chunk[index])
+                        evidence.setdefault(index, []).append((entry["id"], fp["index"]))
+        # Each error-looking line once, however many hints it holds.
+        for index in sorted({index for hint in self.hints for index in found.get(hint, ())}):
+            self._record_error_line(chunk[index], evidence.get(index))
 
     def _hit(self, fp: dict, text: str) -> bool:
         if any(literal in text for literal in fp["exclude"]):
@@ -259,22 +260,29 @@ class Matcher:
         if (line.time, line.number) < group.first[:2]:  # earliest by time, then by position
             group.first = (line.time, line.number, line.rank)
 
-    def _record_unmatched(self, line: Line) -> None:
-        seen = self.unmatched.get(line.text)
-        if seen is not None:
-            seen[1] += 1
-        elif len(self.unmatched) < MAX_UNMATCHED_TRACKED:
-            self.unmatched[line.text] = [line.number, 1]
+    def _record_error_line(self, line: Line, hits: list[tuple[str, int]] | None) -> None:
+        """Count an error-looking line. One that hit fingerprints is decided at the end: it matched
+        no entry when no entry it is evidence for is shown (a context line alone, a `match: all`
+        entry with a part missing, a fingerprint whose required literal never came)."""
+        if hits is None:
+            seen = self.unmatched.get(line.text)
+            if seen is not None:
+                seen[1] += 1
+            elif len(self.unmatched) < MAX_UNMATCHED_TRACKED:
+                self.unmatched[line.text] = [line.number, 1]
+            return
+        pending = self.pending.get(line.text)
+        if pending is not None:
+            pending[0][1] += 1
+        elif len(self.pending) < MAX_UNMATCHED_TRACKED:
+            self.pending[line.text] = ([line.number, 1], hits)
 
     def fingerprints_hit(self) -> set[tuple[str, int]]:
         """(entry id, fingerprint index) of every fingerprint that fired on some line so far."""
         return {key for key, groups in self.groups.items() if groups and self._requirement_met(key)}
 
     def _requirement_met(self, key: tuple[str, int]) -> bool:
-        """Whether the log holds a literal the fingerprint requires (known only once all of it is fed).
-
-        A line that hit a fingerprint whose requirement never shows up is not listed as an
-        unmatched error either: whether it counts is decided only at the end."""
+        """Whether the log holds a literal the fingerprint requires (known only once all of it is fed)."""
         required = self.requirements.get(key)
         return required is None or any(literal in self.seen_required for literal in required)
 
@@ -305,7 +313,7 @@ class Matcher:
             "confident": bool(matched) and matched[0]["role"] == "root",
             "matches": matched,
             "first_failing_rank": first_rank,
-            "unmatched_errors": self._unmatched(),
+            "unmatched_errors": self._unmatched({match["id"] for match in matched}),
         }
 
     def _match(self, entry: dict) -> dict | None:
@@ -350,10 +358,12 @@ class Matcher:
             "_lines": {group.line for group in root_groups},
         }
 
-    def _unmatched(self) -> list[dict]:
-        items = [
-            {"line": line, "text": _shorten(text, ""), "count": count} for text, (line, count) in self.unmatched.items()
-        ]
+    def _unmatched(self, shown: set[str]) -> list[dict]:
+        rows = list(self.unmatched.items())
+        for text, (row, hits) in self.pending.items():
+            if not any(entry_id in shown and self._requirement_met((entry_id, index)) for entry_id, index in hits):
+                rows.append((text, row))
+        items = [{"line": line, "text": _shorten(text, ""), "count": count} for text, (line, count) in rows]
         items.sort(key=lambda item: item["line"])
         return items[:MAX_UNMATCHED]
 

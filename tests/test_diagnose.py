@@ -272,3 +272,37 @@ def test_a_fingerprint_with_requires_any_counts_only_when_the_log_holds_one_of_i
         paths.append(tmp_path / f"{name}.log")
         paths[-1].write_text(text, encoding="utf-8")
     assert node_results(tmp_path / "fingerprints.json", paths) == [canonical_json(results[name]) for name in logs]
+
+
+def test_an_error_line_is_unmatched_unless_an_entry_it_is_evidence_for_is_shown(fingerprint_set, tmp_path):
+    """A context line alone, or a fingerprint whose required literal never came, matches no entry:
+    the line must still be listed, once, however many error hints it holds."""
+    fingerprints = json.loads(json.dumps(fingerprint_set))
+    generic = next(entry for entry in fingerprints["entries"] if entry["id"] == "cuda-error-generic")
+    generic["fingerprints"][0]["requires_any"] = ["Traceback (most recent call last)"]
+    logs = {
+        "context_alone": "torch.OutOfMemoryError: Error: out of memory\n",
+        "with_its_root": "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\nOutOfMemoryError: Error: again\n",
+        "requirement_missing": "RuntimeError: CUDA error: unknown error\n",
+        "requirement_met": "Traceback (most recent call last):\nRuntimeError: CUDA error: unknown error\n",
+    }
+    results = {name: diagnose_text(text, fingerprints) for name, text in logs.items()}
+    unmatched = {
+        name: [(item["line"], item["count"]) for item in result["unmatched_errors"]] for name, result in results.items()
+    }
+    assert unmatched == {
+        "context_alone": [(1, 1)],
+        "with_its_root": [],
+        "requirement_missing": [(1, 1)],
+        "requirement_met": [(1, 1)],
+    }
+    assert results["context_alone"]["matches"] == [] and results["requirement_missing"]["matches"] == []
+    assert [match["id"] for match in results["with_its_root"]["matches"]] == ["cuda-oom"]
+    assert results["requirement_met"]["unmatched_errors"][0]["text"] == "Traceback (most recent call last):"
+
+    (tmp_path / "fingerprints.json").write_text(canonical_json(fingerprints), encoding="utf-8")
+    paths = []
+    for name, text in logs.items():
+        paths.append(tmp_path / f"{name}.log")
+        paths[-1].write_text(text, encoding="utf-8")
+    assert node_results(tmp_path / "fingerprints.json", paths) == [canonical_json(results[name]) for name in logs]

@@ -168,6 +168,8 @@
       this.groups = new Map();
       this.excluded = new Set();
       this.unmatched = new Map();
+      // Error-looking lines that hit some fingerprint: unmatched unless an entry they are evidence for is shown.
+      this.pending = new Map();
       this.byAnchor = new Map();
       this.compiled = new Map();
       this.entryExcludes = new Map();
@@ -218,7 +220,7 @@
       for (const literal of this.required) {
         if (mayContain(trigrams, literal) && joined.includes(literal)) this.seenRequired.add(literal);
       }
-      const evidenceLines = new Set();
+      const evidence = new Map();
       for (const [anchor, users] of this.byAnchor) {
         if (!mayContain(trigrams, anchor)) continue;
         for (const index of linesContaining(joined, starts, anchor)) {
@@ -226,16 +228,20 @@
           for (const [entry, fp] of users) {
             if (this.hit(fp, line.text)) {
               this.record(entry.id, fp.index, line);
-              evidenceLines.add(index);
+              if (!evidence.has(index)) evidence.set(index, []);
+              evidence.get(index).push([entry.id, fp.index]);
             }
           }
         }
       }
+      // Each error-looking line once, however many hints it holds.
+      const errorLines = new Set();
       for (const hint of this.hints) {
         if (!mayContain(trigrams, hint)) continue;
-        for (const index of linesContaining(joined, starts, hint)) {
-          if (!evidenceLines.has(index)) this.recordUnmatched(chunk[index]);
-        }
+        for (const index of linesContaining(joined, starts, hint)) errorLines.add(index);
+      }
+      for (const index of Array.from(errorLines).sort((a, b) => a - b)) {
+        this.recordErrorLine(chunk[index], evidence.get(index));
       }
     }
 
@@ -271,16 +277,25 @@
       }
     }
 
-    // Known only once the whole log is fed, so a line that hit such a fingerprint is never listed as unmatched.
+    // Known only once the whole log is fed.
     requirementMet(key) {
       const required = this.requirements.get(key);
       return required === undefined || required.some((literal) => this.seenRequired.has(literal));
     }
 
-    recordUnmatched(line) {
-      const seen = this.unmatched.get(line.text);
-      if (seen !== undefined) seen[1] += 1;
-      else if (this.unmatched.size < MAX_UNMATCHED_TRACKED) this.unmatched.set(line.text, [line.number, 1]);
+    // A line that hit fingerprints is decided at the end: it matched no entry when no entry it is
+    // evidence for is shown (a context line alone, a `match: all` entry with a part missing, a
+    // fingerprint whose required literal never came).
+    recordErrorLine(line, hits) {
+      if (hits === undefined) {
+        const seen = this.unmatched.get(line.text);
+        if (seen !== undefined) seen[1] += 1;
+        else if (this.unmatched.size < MAX_UNMATCHED_TRACKED) this.unmatched.set(line.text, [line.number, 1]);
+        return;
+      }
+      const pending = this.pending.get(line.text);
+      if (pending !== undefined) pending[0][1] += 1;
+      else if (this.pending.size < MAX_UNMATCHED_TRACKED) this.pending.set(line.text, [[line.number, 1], hits]);
     }
 
     result() {
@@ -313,7 +328,7 @@
         confident: matched.length > 0 && matched[0].role === "root",
         matches: matched,
         first_failing_rank: firstRank,
-        unmatched_errors: this.unmatchedErrors(),
+        unmatched_errors: this.unmatchedErrors(new Set(matched.map((match) => match.id))),
       };
     }
 
@@ -361,9 +376,14 @@
       };
     }
 
-    unmatchedErrors() {
+    unmatchedErrors(shown) {
+      const rows = Array.from(this.unmatched);
+      for (const [text, [row, hits]] of this.pending) {
+        const explained = hits.some(([id, index]) => shown.has(id) && this.requirementMet(`${id}\u0000${index}`));
+        if (!explained) rows.push([text, row]);
+      }
       const items = [];
-      for (const [text, [line, count]] of this.unmatched) items.push({ line, text: shorten(text, ""), count });
+      for (const [text, [line, count]] of rows) items.push({ line, text: shorten(text, ""), count });
       items.sort((a, b) => a.line - b.line);
       return items.slice(0, MAX_UNMATCHED);
     }
