@@ -47,6 +47,17 @@ def node_results(fingerprints: Path, logs: list[Path]) -> list[str]:
     return result.stdout.decode("utf-8").splitlines()
 
 
+def assert_node_engine_agrees(fingerprints: dict, logs: dict[str, str], tmp_path: Path) -> None:
+    """The JS engine prints the Python engine's bytes for each log, given this fingerprint set."""
+    (tmp_path / "fingerprints.json").write_text(canonical_json(fingerprints), encoding="utf-8")
+    paths = []
+    for name, text in logs.items():
+        paths.append(tmp_path / f"{name}.log")
+        paths[-1].write_text(text, encoding="utf-8")
+    expected = [canonical_json(diagnose_text(text, fingerprints)) for text in logs.values()]
+    assert node_results(tmp_path / "fingerprints.json", paths) == expected
+
+
 @pytest.mark.parametrize("log", CASE_LOGS, ids=lambda path: path.stem)
 def test_case_matches_expected_json(log, fingerprint_set):
     expected = log.with_suffix(".json").read_text(encoding="utf-8")
@@ -200,16 +211,8 @@ def test_a_symptom_without_its_cause_line_is_a_candidate_that_explains_nothing(f
         ("cuda-error-generic", "symptom"),
     ]
 
-    (tmp_path / "fingerprints.json").write_text(canonical_json(fingerprints), encoding="utf-8")
-    logs = []
-    for name, text in (
-        ("tail", "Step 10 finished\nRuntimeError: CUDA error: unknown error\n"),
-        ("only", "Step 10 finished\n"),
-    ):
-        logs.append(tmp_path / f"{name}.log")
-        logs[-1].write_text(text, encoding="utf-8")
-    python = [canonical_json(diagnose_file(log, fingerprints)) for log in logs]
-    assert node_results(tmp_path / "fingerprints.json", logs) == python
+    logs = {"tail": "Step 10 finished\nRuntimeError: CUDA error: unknown error\n", "only": "Step 10 finished\n"}
+    assert_node_engine_agrees(fingerprints, logs, tmp_path)
 
 
 def test_a_candidate_is_dropped_when_its_lines_are_explained_by_a_cause_in_the_log(fingerprint_set, tmp_path):
@@ -235,12 +238,7 @@ def test_a_candidate_is_dropped_when_its_lines_are_explained_by_a_cause_in_the_l
         ("cuda-illegal-memory-access", "symptom"),
     ]
 
-    (tmp_path / "fingerprints.json").write_text(canonical_json(fingerprints), encoding="utf-8")
-    paths = []
-    for name, text in logs.items():
-        paths.append(tmp_path / f"{name}.log")
-        paths[-1].write_text(text, encoding="utf-8")
-    assert node_results(tmp_path / "fingerprints.json", paths) == [canonical_json(results[name]) for name in logs]
+    assert_node_engine_agrees(fingerprints, logs, tmp_path)
 
 
 def test_a_fingerprint_with_requires_any_counts_only_when_the_log_holds_one_of_its_literals(fingerprint_set, tmp_path):
@@ -266,12 +264,7 @@ def test_a_fingerprint_with_requires_any_counts_only_when_the_log_holds_one_of_i
     matcher.feed_text(logs["after"].splitlines(), chunk_lines=1)
     assert [match["id"] for match in matcher.result()["matches"]] == ["cuda-error-generic"]
 
-    (tmp_path / "fingerprints.json").write_text(canonical_json(fingerprints), encoding="utf-8")
-    paths = []
-    for name, text in logs.items():
-        paths.append(tmp_path / f"{name}.log")
-        paths[-1].write_text(text, encoding="utf-8")
-    assert node_results(tmp_path / "fingerprints.json", paths) == [canonical_json(results[name]) for name in logs]
+    assert_node_engine_agrees(fingerprints, logs, tmp_path)
 
 
 def test_an_error_line_is_unmatched_unless_an_entry_it_is_evidence_for_is_shown(fingerprint_set, tmp_path):
@@ -300,9 +293,4 @@ def test_an_error_line_is_unmatched_unless_an_entry_it_is_evidence_for_is_shown(
     assert [match["id"] for match in results["with_its_root"]["matches"]] == ["cuda-oom"]
     assert results["requirement_met"]["unmatched_errors"][0]["text"] == "Traceback (most recent call last):"
 
-    (tmp_path / "fingerprints.json").write_text(canonical_json(fingerprints), encoding="utf-8")
-    paths = []
-    for name, text in logs.items():
-        paths.append(tmp_path / f"{name}.log")
-        paths[-1].write_text(text, encoding="utf-8")
-    assert node_results(tmp_path / "fingerprints.json", paths) == [canonical_json(results[name]) for name in logs]
+    assert_node_engine_agrees(fingerprints, logs, tmp_path)
