@@ -193,15 +193,13 @@ class Fingerprint(Model):
     exclude: list[Annotated[str, StringConstraints(min_length=1, max_length=400)]] = Field(
         default_factory=list, description="Literals that, when present on the same line, cancel this fingerprint."
     )
-    requires_any: list[Annotated[str, StringConstraints(min_length=4, max_length=400, pattern=r"^[^\n]*\S[^\n]*$")]] = (
-        Field(
-            default_factory=list,
-            max_length=20,
-            description=(
-                "Literals of which at least one must appear somewhere in the log, on any line, for this fingerprint "
-                "to count: evidence printed elsewhere, such as the package a killed compiler was building."
-            ),
-        )
+    requires_any: list[Annotated[OneLine, StringConstraints(min_length=4)]] = Field(
+        default_factory=list,
+        max_length=20,
+        description=(
+            "Literals of which at least one must appear somewhere in the log, on any line, for this fingerprint "
+            "to count: evidence printed elsewhere, such as the package a killed compiler was building."
+        ),
     )
 
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
