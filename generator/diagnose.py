@@ -185,9 +185,10 @@ class Matcher:
         self.lines = 0
         self.groups: dict[tuple[str, int], dict[str, Group]] = {}
         self.excluded: set[str] = set()
-        self.unmatched: dict[str, list[int]] = {}
-        # Error-looking lines that hit some fingerprint: unmatched unless an entry they are evidence for is shown.
-        self.pending: dict[str, tuple[list[int], list[tuple[str, int]]]] = {}
+        # Error-looking lines → [first line, count, fingerprints hit]. A line that hit none is unmatched;
+        # one that did waits apart (its own cap) until the end shows whether its entry is shown.
+        self.unmatched: dict[str, list] = {}
+        self.pending: dict[str, list] = {}
         self.by_anchor: dict[str, list[tuple[dict, dict]]] = {}
         self.compiled: dict[str, re.Pattern] = {}
         self.entry_excludes: dict[str, list[str]] = {}
@@ -264,18 +265,12 @@ class Matcher:
         """Count an error-looking line. One that hit fingerprints is decided at the end: it matched
         no entry when no entry it is evidence for is shown (a context line alone, a `match: all`
         entry with a part missing, a fingerprint whose required literal never came)."""
-        if hits is None:
-            seen = self.unmatched.get(line.text)
-            if seen is not None:
-                seen[1] += 1
-            elif len(self.unmatched) < MAX_UNMATCHED_TRACKED:
-                self.unmatched[line.text] = [line.number, 1]
-            return
-        pending = self.pending.get(line.text)
-        if pending is not None:
-            pending[0][1] += 1
-        elif len(self.pending) < MAX_UNMATCHED_TRACKED:
-            self.pending[line.text] = ([line.number, 1], hits)
+        table = self.unmatched if hits is None else self.pending
+        seen = table.get(line.text)
+        if seen is not None:
+            seen[1] += 1
+        elif len(table) < MAX_UNMATCHED_TRACKED:
+            table[line.text] = [line.number, 1, hits]
 
     def fingerprints_hit(self) -> set[tuple[str, int]]:
         """(entry id, fingerprint index) of every fingerprint that fired on some line so far."""
@@ -360,10 +355,10 @@ class Matcher:
 
     def _unmatched(self, shown: set[str]) -> list[dict]:
         rows = list(self.unmatched.items())
-        for text, (row, hits) in self.pending.items():
-            if not any(entry_id in shown and self._requirement_met((entry_id, index)) for entry_id, index in hits):
+        for text, row in self.pending.items():
+            if not any(entry_id in shown and self._requirement_met((entry_id, index)) for entry_id, index in row[2]):
                 rows.append((text, row))
-        items = [{"line": line, "text": _shorten(text, ""), "count": count} for text, (line, count) in rows]
+        items = [{"line": line, "text": _shorten(text, ""), "count": count} for text, (line, count, _) in rows]
         items.sort(key=lambda item: item["line"])
         return items[:MAX_UNMATCHED]
 

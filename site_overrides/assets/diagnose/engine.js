@@ -167,8 +167,9 @@
       this.lines = 0;
       this.groups = new Map();
       this.excluded = new Set();
+      // Error-looking lines → [first line, count, fingerprints hit]. A line that hit none is unmatched;
+      // one that did waits apart (its own cap) until the end shows whether its entry is shown.
       this.unmatched = new Map();
-      // Error-looking lines that hit some fingerprint: unmatched unless an entry they are evidence for is shown.
       this.pending = new Map();
       this.byAnchor = new Map();
       this.compiled = new Map();
@@ -287,15 +288,10 @@
     // evidence for is shown (a context line alone, a `match: all` entry with a part missing, a
     // fingerprint whose required literal never came).
     recordErrorLine(line, hits) {
-      if (hits === undefined) {
-        const seen = this.unmatched.get(line.text);
-        if (seen !== undefined) seen[1] += 1;
-        else if (this.unmatched.size < MAX_UNMATCHED_TRACKED) this.unmatched.set(line.text, [line.number, 1]);
-        return;
-      }
-      const pending = this.pending.get(line.text);
-      if (pending !== undefined) pending[0][1] += 1;
-      else if (this.pending.size < MAX_UNMATCHED_TRACKED) this.pending.set(line.text, [[line.number, 1], hits]);
+      const table = hits === undefined ? this.unmatched : this.pending;
+      const seen = table.get(line.text);
+      if (seen !== undefined) seen[1] += 1;
+      else if (table.size < MAX_UNMATCHED_TRACKED) table.set(line.text, [line.number, 1, hits]);
     }
 
     result() {
@@ -378,8 +374,8 @@
 
     unmatchedErrors(shown) {
       const rows = Array.from(this.unmatched);
-      for (const [text, [row, hits]] of this.pending) {
-        const explained = hits.some(([id, index]) => shown.has(id) && this.requirementMet(`${id}\u0000${index}`));
+      for (const [text, row] of this.pending) {
+        const explained = row[2].some(([id, index]) => shown.has(id) && this.requirementMet(`${id}\u0000${index}`));
         if (!explained) rows.push([text, row]);
       }
       const items = [];
