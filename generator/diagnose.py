@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import ahocorasick
 
 RESULT_VERSION = 1
+INDENT = (" ", "\t")  # a line starting with one is a traceback's source line, not its exception
 MAX_LINE = 16_000_000  # characters of one line that are examined; the rest is ignored
 MAX_EVIDENCE_TEXT = 400
 MAX_EVIDENCE_PER_MATCH = 10
@@ -205,8 +206,13 @@ class Matcher:
             for literal in entry["exclude"]:
                 self.entry_excludes.setdefault(literal, []).append(entry["id"])
         self.required = sorted({literal for literals in self.requirements.values() for literal in literals})
-        self.hints = list(fingerprint_set["error_hints"])
-        self.literals = literal_finder((*self.by_anchor, *self.entry_excludes, *self.required, *self.hints))
+        hints = fingerprint_set["error_hints"]
+        self.hints = list(hints["contains"])
+        # A literal ending in a newline ends its line: each joined chunk ends with one too.
+        self.line_end_hints = [f"{literal}\n" for literal in hints["ends_line"]]
+        self.literals = literal_finder(
+            (*self.by_anchor, *self.entry_excludes, *self.required, *self.hints, *self.line_end_hints)
+        )
 
     def feed_text(self, raw_lines: Iterable[str], chunk_lines: int = 20000) -> None:
         chunk: list[Line] = []
@@ -237,7 +243,14 @@ class Matcher:
                         self._record(entry["id"], fp["index"], line)
                         evidence.setdefault(index, []).append((entry["id"], fp["index"]))
         # Each error-looking line once, however many hints it holds.
-        for index in sorted({index for hint in self.hints for index in found.get(hint, ())}):
+        error_lines = {index for hint in self.hints for index in found.get(hint, ())}
+        error_lines.update(
+            index
+            for hint in self.line_end_hints
+            for index in found.get(hint, ())
+            if chunk[index].text[:1] not in INDENT
+        )
+        for index in sorted(error_lines):
             self._record_error_line(chunk[index], evidence.get(index))
 
     def _hit(self, fp: dict, text: str) -> bool:
@@ -414,7 +427,7 @@ def _join(chunk: list[Line]) -> tuple[str, list[int]]:
     for line in chunk:
         starts.append(position)
         position += len(line.text) + 1
-    return "\n".join(line.text for line in chunk), starts
+    return "\n".join(line.text for line in chunk) + "\n", starts
 
 
 @functools.lru_cache(maxsize=16)
@@ -442,7 +455,7 @@ class LiteralFinder:
 
     def lines(self, joined: str, starts: list[int]) -> dict[str, list[int]]:
         """Each literal found in the chunk → the indexes of the lines that contain it, each once,
-        in order. Literals hold no newline, so a match lies within one line."""
+        in order. A literal holds no newline, or only a last one, so a match lies within one line."""
         lines: dict[str, list[int]] = {"": list(range(len(starts)))} if self.every_line else {}
         if self.automaton.kind != ahocorasick.AHOCORASICK:
             return lines

@@ -20,7 +20,7 @@ from generator.errors import Problem
 from generator.parallel import map_in_parts
 from generator.schema import Entry, Fingerprint
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 ERROR_HINTS_FILE = Path(__file__).with_name("error_hints.json")
 LOG_PREFIXES_FILE = Path(__file__).with_name("log_prefixes.json")
 

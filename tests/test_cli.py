@@ -176,6 +176,14 @@ def test_diagnose_lists_unexplained_errors_under_a_low_priority_match(repo, caps
     assert "matched no entry" not in out and "issues/new" not in out
 
 
+def test_a_bare_exception_titles_the_report(repo, capsys, tmp_path):
+    text = 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n    assert ok\nAssertionError\n'
+    code, out, _ = diagnose_log(repo, capsys, tmp_path, text)
+    assert code == 1
+    assert "  line 1: Traceback (most recent call last):\n  line 4: AssertionError\n" in out
+    assert "issues/new?template=new-failure.yml&title=New+failure%3A+AssertionError&error=AssertionError" in out
+
+
 def test_diagnose_no_match_from_stdin(repo, capsys, monkeypatch, tmp_path):
     import io
     import sys

@@ -294,3 +294,47 @@ def test_an_error_line_is_unmatched_unless_an_entry_it_is_evidence_for_is_shown(
     assert results["requirement_met"]["unmatched_errors"][0]["text"] == "Traceback (most recent call last):"
 
     assert_node_engine_agrees(fingerprints, logs, tmp_path)
+
+
+def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerprint_set, tmp_path):
+    """A bare exception name closing a traceback is its error line; the traceback's indented
+    source lines are not. C++ aborts and Rust and Go panics hold none of
+    the other hints."""
+    logs = {
+        "bare_exception": (
+            "Traceback (most recent call last):\n"
+            '  File "model.py", line 9, in forward\n'
+            "    raise NotImplementedError\n"
+            "NotImplementedError\n"
+            "[rank1]: AssertionError"  # the last line, with no newline after it
+        ),
+        "aborts_and_panics": (
+            "terminate called after throwing an instance of 'std::bad_alloc'\n"
+            "  what():  std::bad_alloc\n"
+            "thread 'main' panicked at src/lib.rs:12:5:\n"
+            "panic: runtime error: invalid memory address or nil pointer dereference\n"
+            "a line about ErrorHandler that is not an error\n"
+        ),
+    }
+    for chunk_lines in (20000, 1):
+        for name, text in logs.items():
+            matcher = Matcher(fingerprint_set)
+            matcher.feed_text(text.split("\n"), chunk_lines=chunk_lines)
+            unmatched = [(item["line"], item["text"]) for item in matcher.result()["unmatched_errors"]]
+            assert (
+                unmatched
+                == {
+                    "bare_exception": [
+                        (1, "Traceback (most recent call last):"),
+                        (4, "NotImplementedError"),
+                        (5, "AssertionError"),
+                    ],
+                    "aborts_and_panics": [
+                        (1, "terminate called after throwing an instance of 'std::bad_alloc'"),
+                        (3, "thread 'main' panicked at src/lib.rs:12:5:"),
+                        (4, "panic: runtime error: invalid memory address or nil pointer dereference"),
+                    ],
+                }[name]
+            ), (name, chunk_lines)
+
+    assert_node_engine_agrees(fingerprint_set, logs, tmp_path)

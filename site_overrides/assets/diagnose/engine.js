@@ -13,6 +13,7 @@
   "use strict";
 
   const RESULT_VERSION = 1;
+  const INDENT = [" ", "\t"]; // a line starting with one is a traceback's source line, not its exception
   const MAX_LINE = 16000000;
   const MAX_EVIDENCE_TEXT = 400;
   const MAX_EVIDENCE_PER_MATCH = 10;
@@ -190,7 +191,9 @@
         }
       }
       this.required = Array.from(new Set(Array.from(this.requirements.values()).flat()));
-      this.hints = fingerprintSet.error_hints.slice();
+      this.hints = fingerprintSet.error_hints.contains.slice();
+      // A literal ending in a newline ends its line: each joined chunk ends with one too.
+      this.lineEndHints = fingerprintSet.error_hints.ends_line.map((literal) => `${literal}\n`);
     }
 
     feedText(rawLines) {
@@ -213,7 +216,7 @@
         starts.push(position);
         position += line.text.length + 1;
       }
-      const joined = chunk.map((line) => line.text).join("\n");
+      const joined = chunk.map((line) => line.text).join("\n") + "\n";
       const trigrams = trigramTable(joined);
       for (const [literal, ids] of this.entryExcludes) {
         if (mayContain(trigrams, literal) && joined.includes(literal)) for (const id of ids) this.excluded.add(id);
@@ -240,6 +243,12 @@
       for (const hint of this.hints) {
         if (!mayContain(trigrams, hint)) continue;
         for (const index of linesContaining(joined, starts, hint)) errorLines.add(index);
+      }
+      for (const hint of this.lineEndHints) {
+        if (!mayContain(trigrams, hint)) continue;
+        for (const index of linesContaining(joined, starts, hint)) {
+          if (!INDENT.includes(chunk[index].text.charAt(0))) errorLines.add(index);
+        }
       }
       for (const index of Array.from(errorLines).sort((a, b) => a - b)) {
         this.recordErrorLine(chunk[index], evidence.get(index));
