@@ -299,7 +299,7 @@ def test_an_error_line_is_unmatched_unless_an_entry_it_is_evidence_for_is_shown(
 def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerprint_set, tmp_path):
     """A bare exception name closing a traceback is its error line; the traceback's indented
     source lines are not. C++ aborts and Rust and Go panics hold none of
-    the other hints."""
+    the other hints, nor do a ggml assertion and a CRITICAL log line."""
     logs = {
         "bare_exception": (
             "Traceback (most recent call last):\n"
@@ -314,6 +314,8 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             "thread 'main' panicked at src/lib.rs:12:5:\n"
             "panic: runtime error: invalid memory address or nil pointer dereference\n"
             "a line about ErrorHandler that is not an error\n"
+            "/src/llama-sampling.cpp:726: GGML_ASSERT(iter != probs.end()) failed\n"
+            "[sgl_kernel] CRITICAL: Could not load any common_ops library!\n"
         ),
     }
     for chunk_lines in (20000, 1):
@@ -333,6 +335,8 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
                         (1, "terminate called after throwing an instance of 'std::bad_alloc'"),
                         (3, "thread 'main' panicked at src/lib.rs:12:5:"),
                         (4, "panic: runtime error: invalid memory address or nil pointer dereference"),
+                        (6, "/src/llama-sampling.cpp:726: GGML_ASSERT(iter != probs.end()) failed"),
+                        (7, "[sgl_kernel] CRITICAL: Could not load any common_ops library!"),
                     ],
                 }[name]
             ), (name, chunk_lines)
