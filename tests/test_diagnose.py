@@ -299,7 +299,7 @@ def test_an_error_line_is_unmatched_unless_an_entry_it_is_evidence_for_is_shown(
 def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerprint_set, tmp_path):
     """A bare exception name closing a traceback is its error line; the traceback's indented
     source lines are not. C++ aborts and Rust and Go panics hold none of
-    the other hints, nor do a ggml assertion and a CRITICAL log line."""
+    the other hints, nor do ggml, C and C++ library assertions and a CRITICAL log line."""
     logs = {
         "bare_exception": (
             "Traceback (most recent call last):\n"
@@ -316,6 +316,8 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             "a line about ErrorHandler that is not an error\n"
             "/src/llama-sampling.cpp:726: GGML_ASSERT(iter != probs.end()) failed\n"
             "[sgl_kernel] CRITICAL: Could not load any common_ops library!\n"
+            "/usr/include/c++/13/bits/stl_vector.h:1130: std::vector<_Tp, _Alloc>::reference std::vector<_Tp, _Alloc>::operator[](size_type) [with _Tp = int; _Alloc = std::allocator<int>; reference = int&; size_type = long unsigned int]: Assertion '__n < this->size()' failed.\n"
+            "python: ggml.c:42: main: Assertion `ok' failed.\n"
         ),
     }
     for chunk_lines in (20000, 1):
@@ -337,6 +339,11 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
                         (4, "panic: runtime error: invalid memory address or nil pointer dereference"),
                         (6, "/src/llama-sampling.cpp:726: GGML_ASSERT(iter != probs.end()) failed"),
                         (7, "[sgl_kernel] CRITICAL: Could not load any common_ops library!"),
+                        (
+                            8,
+                            "/usr/include/c++/13/bits/stl_vector.h:1130: std::vector<_Tp, _Alloc>::reference std::vector<_Tp, _Alloc>::operator[](size_type) [with _Tp = int; _Alloc = std::allocator<int>; reference = int&; size_type = long unsigned int]: Assertion '__n < this->size()' failed.",
+                        ),
+                        (9, "python: ggml.c:42: main: Assertion `ok' failed."),
                     ],
                 }[name]
             ), (name, chunk_lines)
