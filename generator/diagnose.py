@@ -427,7 +427,7 @@ def _join(chunk: list[Line]) -> tuple[str, list[int]]:
     for line in chunk:
         starts.append(position)
         position += len(line.text) + 1
-    return "\n".join(line.text for line in chunk) + "\n", starts
+    return "\n".join([*(line.text for line in chunk), ""]), starts  # ends with a newline, copied once
 
 
 @functools.lru_cache(maxsize=16)

@@ -216,7 +216,7 @@
         starts.push(position);
         position += line.text.length + 1;
       }
-      const joined = chunk.map((line) => line.text).join("\n") + "\n";
+      const joined = [...chunk.map((line) => line.text), ""].join("\n"); // ends with a newline
       const trigrams = trigramTable(joined);
       for (const [literal, ids] of this.entryExcludes) {
         if (mayContain(trigrams, literal) && joined.includes(literal)) for (const id of ids) this.excluded.add(id);
