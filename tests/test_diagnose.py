@@ -299,6 +299,10 @@ def test_an_error_line_is_unmatched_unless_an_entry_it_is_evidence_for_is_shown(
 def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerprint_set, tmp_path):
     """A bare exception name closing a traceback is its error line; the traceback's indented
     source lines are not. The other lines hold none of the older hints (no "Error:", "ERROR"...)."""
+    onnxruntime_line = (
+        "[E:onnxruntime:, sequential_executor.cc:572 ExecuteKernel] Non-zero status code returned while running "
+        "Slice node. Name:'/encoder/bert/Slice' Status Message: CUDA error cudaErrorSymbolNotFound:named symbol not found"
+    )
     long_assertion = (
         "/usr/include/c++/13/bits/stl_vector.h:1130: std::vector<_Tp, _Alloc>::reference "
         "std::vector<_Tp, _Alloc>::operator[](size_type) [with _Tp = int]: Assertion '__n < this->size()' failed."
@@ -325,6 +329,8 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             "python: error while loading shared libraries: libpython3.11.so.1.0: cannot open shared object file\n"
             "  × No solution found when resolving dependencies:\n"
         ),
+        # The report lists at most MAX_UNMATCHED lines, so this one has a log of its own.
+        "onnxruntime": f"2026-02-04 10:00:01.123 starting\n{onnxruntime_line}\n",
     }
     expected = {
         "bare_exception": [
@@ -344,6 +350,7 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             (11, "python: error while loading shared libraries: libpython3.11.so.1.0: cannot open shared object file"),
             (12, "  × No solution found when resolving dependencies:"),
         ],
+        "onnxruntime": [(2, onnxruntime_line)],
     }
     for chunk_lines in (20000, 1):
         for name, text in logs.items():
