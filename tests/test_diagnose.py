@@ -303,6 +303,10 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
         "[E:onnxruntime:, sequential_executor.cc:572 ExecuteKernel] Non-zero status code returned while running "
         "Slice node. Name:'/encoder/bert/Slice' Status Message: CUDA error cudaErrorSymbolNotFound:named symbol not found"
     )
+    xid_line = (
+        "NVRM: Xid (PCI:0000:10:00): 31, pid=1958081, name=python3, channel 0x00000009, intr 00000000. "
+        "MMU Fault: ENGINE GRAPHICS GPC1 GPCCLIENT_T1_11 faulted @ 0x7f0b_27600000. Fault is of type FAULT_PDE"
+    )
     long_assertion = (
         "/usr/include/c++/13/bits/stl_vector.h:1130: std::vector<_Tp, _Alloc>::reference "
         "std::vector<_Tp, _Alloc>::operator[](size_type) [with _Tp = int]: Assertion '__n < this->size()' failed."
@@ -329,8 +333,13 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             "python: error while loading shared libraries: libpython3.11.so.1.0: cannot open shared object file\n"
             "  × No solution found when resolving dependencies:\n"
         ),
-        # The report lists at most MAX_UNMATCHED lines, so this one has a log of its own.
-        "onnxruntime": f"2026-02-04 10:00:01.123 starting\n{onnxruntime_line}\n",
+        # The report lists at most MAX_UNMATCHED lines, so these have a log of their own.
+        "runtime_and_kernel": (
+            "2026-02-04 10:00:01.123 starting\n"
+            f"{onnxruntime_line}\n"
+            f"{xid_line}\n"
+            "[1]    85268 segmentation fault  ./llm_demo\n"
+        ),
     }
     expected = {
         "bare_exception": [
@@ -350,7 +359,11 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             (11, "python: error while loading shared libraries: libpython3.11.so.1.0: cannot open shared object file"),
             (12, "  × No solution found when resolving dependencies:"),
         ],
-        "onnxruntime": [(2, onnxruntime_line)],
+        "runtime_and_kernel": [
+            (2, onnxruntime_line),
+            (3, xid_line),
+            (4, "[1]    85268 segmentation fault  ./llm_demo"),
+        ],
     }
     for chunk_lines in (20000, 1):
         for name, text in logs.items():
