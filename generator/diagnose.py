@@ -76,7 +76,8 @@ def _sniff(head: bytes) -> tuple[str, int]:
 
 
 def split_lines(texts: Iterable[str]) -> Iterator[str]:
-    """Physical lines (split on \\n only), from text arriving in pieces.
+    """Physical lines (split on \\n only), from text arriving in pieces. A final newline ends the
+    last line rather than starting an empty one: three lines count three, with or without it.
 
     A line longer than MAX_LINE keeps only its first MAX_LINE characters, so a log without
     newlines streams in bounded memory; the engines ignore the rest of such a line anyway.
@@ -95,7 +96,8 @@ def split_lines(texts: Iterable[str]) -> Iterator[str]:
             pending += rest
             if len(pending) > MAX_LINE:
                 pending, overflow = pending[:MAX_LINE], True
-    yield pending
+    if pending:
+        yield pending
 
 
 class Line:
@@ -470,7 +472,7 @@ class LiteralFinder:
 def diagnose_text(text: str, fingerprint_set: dict) -> dict:
     """The whole pipeline on text already in memory."""
     matcher = Matcher(fingerprint_set)
-    matcher.feed_text(text.split("\n"))
+    matcher.feed_text(split_lines([text]))
     return matcher.result()
 
 

@@ -498,7 +498,9 @@
 
   function diagnoseText(text, fingerprintSet) {
     const matcher = new Matcher(fingerprintSet);
-    matcher.feedText(text.split("\n"));
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop(); // a final newline ends the last line, as in Python's split_lines
+    matcher.feedText(lines);
     return matcher.result();
   }
 
