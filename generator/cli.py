@@ -52,7 +52,10 @@ def main(argv: list[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="trainwreck", description="Build and query the Trainwreck encyclopedia.")
     parser.add_argument("--version", action="version", version=f"trainwreck {__version__}")
-    parser.add_argument("--root", help="repository root (default: the nearest folder holding entries/_vocab)")
+    parser.add_argument(
+        "--root",
+        help="repository root (default: the nearest folder holding entries/_vocab, else the checkout trainwreck runs from)",
+    )
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     validate = commands.add_parser("validate", help="check every entry; report all problems as path:line:col")

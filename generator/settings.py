@@ -39,9 +39,14 @@ def settings_for(root: Path) -> Settings:
     )
 
 
+# The checkout this generator runs from (an editable install points here).
+INSTALLED_ROOT = Path(__file__).resolve().parent.parent
+
+
 def find_root(start: Path) -> Path:
-    """The nearest folder at or above `start` that holds entries/_vocab (the repository root)."""
-    for folder in [start.resolve(), *start.resolve().parents]:
+    """The nearest folder at or above `start` that holds entries/_vocab (the repository root), else the
+    checkout the generator runs from: `trainwreck diagnose ~/run.log` should work from any folder."""
+    for folder in [start.resolve(), *start.resolve().parents, INSTALLED_ROOT]:
         if (folder / "entries" / "_vocab").is_dir():
             return folder
     return start.resolve()
