@@ -479,7 +479,7 @@ def diagnose_text(text: str, fingerprint_set: dict) -> dict:
 def fingerprints_hit(text: str, fingerprint_set: dict) -> set[tuple[str, int]]:
     """Which fingerprints fire on some line of text, whether or not their entries match."""
     matcher = Matcher(fingerprint_set)
-    matcher.feed_text(text.split("\n"))
+    matcher.feed_text(split_lines([text]))
     return matcher.fingerprints_hit()
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from generator import dialect
 from generator.catalog import Catalog
-from generator.diagnose import Matcher, fingerprints_hit
+from generator.diagnose import Matcher, fingerprints_hit, split_lines
 from generator.entries import LoadedEntry
 from generator.errors import Problem
 from generator.parallel import map_in_parts
@@ -129,7 +129,7 @@ def _entry_example_problems(item: LoadedEntry) -> list[Problem]:
     shown: set[tuple[str, int]] = set()
     for kind, index, text, expected in cases:
         matcher = Matcher(alone)
-        matcher.feed_text(text.split("\n"))
+        matcher.feed_text(split_lines([text]))
         # A symptom fingerprint alone makes the entry a candidate, not a diagnosis: near-misses may hold one.
         found = any(match["id"] == entry.id and match["role"] == "root" for match in matcher.result()["matches"])
         if expected:
