@@ -50,6 +50,22 @@ def test_misuse_exits_2(repo, capsys):
     assert (code, err) == (2, "trainwreck: missing.log: no such file\n")
 
 
+def test_a_folder_that_is_no_checkout_is_misuse(tmp_path, capsys, monkeypatch):
+    (tmp_path / "train.log").write_text("RuntimeError: CUDA error: out of memory\n")
+    assert main(["--root", str(tmp_path), "diagnose", str(tmp_path / "train.log")]) == 2
+    assert capsys.readouterr().err == (
+        f"trainwreck: --root {tmp_path.resolve()} holds no entries/_vocab folder; pass the repository root\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("generator.settings.INSTALLED_ROOT", tmp_path / "site-packages")
+    monkeypatch.setattr("generator.cli.INSTALLED_ROOT", tmp_path / "site-packages")
+    assert main(["validate"]) == 2
+    assert capsys.readouterr().err == (
+        f"trainwreck: no Trainwreck checkout found: neither {tmp_path.resolve()}, a folder above it,"
+        f" nor {tmp_path / 'site-packages'} holds entries/_vocab; pass --root with the repository root\n"
+    )
+
+
 def test_build_then_noop(repo, capsys):
     code, _, err = run(repo, capsys, "build")
     assert code == 0 and err.startswith("4 entries → build/docs/: ") and " 0 removed" in err
