@@ -307,6 +307,10 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
         "NVRM: Xid (PCI:0000:10:00): 31, pid=1958081, name=python3, channel 0x00000009, intr 00000000. "
         "MMU Fault: ENGINE GRAPHICS GPC1 GPCCLIENT_T1_11 faulted @ 0x7f0b_27600000. Fault is of type FAULT_PDE"
     )
+    loader_line = (
+        "0.00.006.542 E load_backend: failed to load /usr/lib/ollama/cuda_v13/libggml-cuda.so: "
+        "libcuda.so.1: cannot open shared object file: No such file or directory"
+    )
     long_assertion = (
         "/usr/include/c++/13/bits/stl_vector.h:1130: std::vector<_Tp, _Alloc>::reference "
         "std::vector<_Tp, _Alloc>::operator[](size_type) [with _Tp = int]: Assertion '__n < this->size()' failed."
@@ -339,6 +343,7 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             f"{onnxruntime_line}\n"
             f"{xid_line}\n"
             "[1]    85268 segmentation fault  ./llm_demo\n"
+            f"{loader_line}\n"
         ),
     }
     expected = {
@@ -363,6 +368,7 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             (2, onnxruntime_line),
             (3, xid_line),
             (4, "[1]    85268 segmentation fault  ./llm_demo"),
+            (5, loader_line),
         ],
     }
     for chunk_lines in (20000, 1):
