@@ -14,7 +14,7 @@ from typing import BinaryIO
 
 from generator import __version__, freshness
 from generator.errors import ProblemsFound
-from generator.settings import INSTALLED_ROOT, Settings, find_root, settings_for
+from generator.settings import NoCheckout, Settings, find_root, is_checkout, settings_for
 
 # Each command imports the stages it uses when it runs. A no-op `trainwreck build` answers from
 # the freshness stamp alone, and importing Pydantic, Jinja and the YAML libraries would be most
@@ -36,31 +36,24 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return 2
-    settings = settings_for(Path(args.root) if args.root else find_root(Path.cwd()))
     try:
-        _require_checkout(settings, given=bool(args.root))
-        return args.command(settings, args)
+        return args.command(settings_for(_root(args.root)), args)
     except ProblemsFound as found:
         _report(found, getattr(args, "format", "text"))
         return 1
-    except Misuse as error:
+    except (Misuse, NoCheckout) as error:
         print(f"trainwreck: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
 
 
-def _require_checkout(settings: Settings, given: bool) -> None:
-    """Every command reads the vocabularies; without their folder, say where we looked rather than
-    report four missing vocabulary files."""
-    if settings.vocab_dir.is_dir():
-        return
-    if given:
-        raise Misuse(f"--root {settings.root} holds no entries/_vocab folder; pass the repository root")
-    raise Misuse(
-        f"no Trainwreck checkout found: neither {settings.root}, a folder above it, nor {INSTALLED_ROOT}"
-        " holds entries/_vocab; pass --root with the repository root"
-    )
+def _root(given: str | None) -> Path:
+    if given is None:
+        return find_root(Path.cwd())
+    if not is_checkout(Path(given)):
+        raise NoCheckout(f"--root {Path(given).resolve()} holds no entries/_vocab folder; pass the repository root")
+    return Path(given)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -43,10 +43,21 @@ def settings_for(root: Path) -> Settings:
 INSTALLED_ROOT = Path(__file__).resolve().parent.parent
 
 
+class NoCheckout(Exception):
+    """No folder holds entries/_vocab. Every command reads the vocabularies, so this is misuse."""
+
+
+def is_checkout(folder: Path) -> bool:
+    return (folder / "entries" / "_vocab").is_dir()
+
+
 def find_root(start: Path) -> Path:
     """The nearest folder at or above `start` that holds entries/_vocab (the repository root), else the
     checkout the generator runs from: `trainwreck diagnose ~/run.log` should work from any folder."""
     for folder in [start.resolve(), *start.resolve().parents, INSTALLED_ROOT]:
-        if (folder / "entries" / "_vocab").is_dir():
+        if is_checkout(folder):
             return folder
-    return start.resolve()
+    raise NoCheckout(
+        f"no Trainwreck checkout found: neither {start.resolve()}, a folder above it, nor {INSTALLED_ROOT}"
+        " holds entries/_vocab; pass --root with the repository root"
+    )

@@ -58,7 +58,6 @@ def test_a_folder_that_is_no_checkout_is_misuse(tmp_path, capsys, monkeypatch):
     )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("generator.settings.INSTALLED_ROOT", tmp_path / "site-packages")
-    monkeypatch.setattr("generator.cli.INSTALLED_ROOT", tmp_path / "site-packages")
     assert main(["validate"]) == 2
     assert capsys.readouterr().err == (
         f"trainwreck: no Trainwreck checkout found: neither {tmp_path.resolve()}, a folder above it,"
