@@ -345,6 +345,11 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             "[1]    85268 segmentation fault  ./llm_demo\n"
             f"{loader_line}\n"
         ),
+        "c_assert_import_and_rocr": (
+            "Assertion failed: found, file F:\\llama.cpp\\src\\llama-sampler.cpp, line 1094\n"
+            "cannot import name 'AutoModelForCausalLMWithValueHead' from 'trl'\n"
+            "Memory critical error by agent node-0 (Agent handle: 0x...) on address 0x7f.... Reason: Memory in use.\n"
+        ),
     }
     expected = {
         "bare_exception": [
@@ -369,6 +374,14 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             (3, xid_line),
             (4, "[1]    85268 segmentation fault  ./llm_demo"),
             (5, loader_line),
+        ],
+        "c_assert_import_and_rocr": [
+            (1, "Assertion failed: found, file F:\\llama.cpp\\src\\llama-sampler.cpp, line 1094"),
+            (2, "cannot import name 'AutoModelForCausalLMWithValueHead' from 'trl'"),
+            (
+                3,
+                "Memory critical error by agent node-0 (Agent handle: 0x...) on address 0x7f.... Reason: Memory in use.",
+            ),
         ],
     }
     for chunk_lines in (20000, 1):
