@@ -36,6 +36,7 @@ NOT_BLANK = re.compile(r"[^ \t\f\v]")
 DIGITS = re.compile(r"[0-9]+")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 LINE_SEPARATORS = re.compile("[\u2028\u2029\x85]")
+SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?) ?([A-Za-z]+)")  # a captured "5.25 GiB", for size_at_least
 
 
 def decode_log(raw: bytes) -> str:
@@ -194,6 +195,7 @@ class Matcher:
         self.pending: dict[str, list] = {}
         self.by_anchor: dict[str, list[tuple[dict, dict]]] = {}
         self.compiled: dict[str, re.Pattern] = {}
+        self.size_units: dict[str, int] = fingerprint_set["size_units"]
         self.entry_excludes: dict[str, list[str]] = {}
         # A fingerprint with `requires_any` counts only once one of those literals is seen on any line.
         self.requirements: dict[tuple[str, int], list[str]] = {}
@@ -258,7 +260,23 @@ class Matcher:
     def _hit(self, fp: dict, text: str) -> bool:
         if any(literal in text for literal in fp["exclude"]):
             return False
-        return fp["regex"] is None or self.compiled[fp["regex"]].search(text) is not None
+        if fp["regex"] is None:
+            return True
+        found = self.compiled[fp["regex"]].search(text)
+        if found is None:
+            return False
+        return fp["size_at_least"] is None or self._at_least(found, fp["size_at_least"])
+
+    def _at_least(self, found: re.Match, groups: list[int]) -> bool:
+        larger, smaller = (self._size(found.group(group)) for group in groups)
+        return larger is not None and smaller is not None and larger >= smaller
+
+    def _size(self, text: str | None) -> float | None:
+        """Bytes in a captured size such as "5.25 GiB"; None when it is not one in a known unit."""
+        parts = None if text is None else SIZE.fullmatch(text)
+        if parts is None or parts.group(2) not in self.size_units:
+            return None
+        return float(parts.group(1)) * self.size_units[parts.group(2)]
 
     def _record(self, entry_id: str, index: int, line: Line) -> None:
         groups = self.groups.setdefault((entry_id, index), {})

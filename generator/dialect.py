@@ -28,6 +28,21 @@ TEMPLATE_HOLES = {
 }
 HOLE = re.compile(r"<(?:NUM|HEX|WORD|PATH|\*)>")
 
+# The units a `size_at_least` capture may carry, in bytes. Both engines read this table from the
+# fingerprint set, so a size means the same in Python and in the browser.
+SIZE_UNITS = {
+    "bytes": 1,
+    "B": 1,
+    "KiB": 1024,
+    "MiB": 1024**2,
+    "GiB": 1024**3,
+    "TiB": 1024**4,
+    "KB": 1000,
+    "MB": 1000**2,
+    "GB": 1000**3,
+    "TB": 1000**4,
+}
+
 
 class _Problems(list):
     def add(self, message: str) -> None:
@@ -255,6 +270,22 @@ def _scan_class(pattern: str, i: int, problems: _Problems) -> int:
         j += 1
     problems.add("unterminated character class")
     return j
+
+
+def size_comparison_problems(pattern: str | None, groups: tuple[int, int]) -> list[str]:
+    """Why `size_at_least` cannot be used: it compares two capture groups of a regex fingerprint."""
+    if pattern is None:
+        return ["`size_at_least` is only used with `regex` (it compares two of its capture groups)"]
+    try:
+        available = re.compile(pattern, re.ASCII).groups
+    except re.error:
+        return []  # regex_problems has already said why
+    if groups[0] == groups[1]:
+        return ["`size_at_least` must name two different capture groups"]
+    missing = [str(group) for group in groups if group > available]
+    if missing:
+        return [f"`size_at_least` names capture group {', '.join(missing)}, but the regex has {available}"]
+    return []
 
 
 def template_problems(template: str) -> list[str]:

@@ -20,7 +20,7 @@ from generator.errors import Problem
 from generator.parallel import map_in_parts
 from generator.schema import Entry, Fingerprint
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 ERROR_HINTS_FILE = Path(__file__).with_name("error_hints.json")
 LOG_PREFIXES_FILE = Path(__file__).with_name("log_prefixes.json")
 
@@ -34,6 +34,7 @@ def compile_fingerprints(entries: Sequence[Entry], memo: MutableMapping | None =
         "schema_version": SCHEMA_VERSION,
         "error_hints": _data_file(ERROR_HINTS_FILE),
         "log_prefixes": _data_file(LOG_PREFIXES_FILE),
+        "size_units": dict(dialect.SIZE_UNITS),
         "entries": [_entry_remembered(entry, memo) for entry in sorted(entries, key=lambda entry: entry.id)],
     }
     digest = hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
@@ -92,6 +93,7 @@ def _fingerprint(index: int, fp: Fingerprint) -> dict:
         "regex": regex,
         "exclude": list(fp.exclude),
         "requires_any": list(fp.requires_any),
+        "size_at_least": None if fp.size_at_least is None else list(fp.size_at_least),
         "specificity": specificity,
     }
 

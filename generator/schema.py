@@ -202,6 +202,15 @@ class Fingerprint(Model):
         ),
     )
 
+    size_at_least: tuple[Annotated[int, Field(ge=1, le=9)], Annotated[int, Field(ge=1, le=9)]] | None = Field(
+        default=None,
+        description=(
+            "For regex: [i, j] - the fingerprint counts only when capture group i, read as a size (a number and "
+            "bytes, B, KiB, MiB, GiB, TiB, KB, MB, GB or TB), is at least capture group j: memory reserved but "
+            "unallocated at least as large as the allocation that failed, say."
+        ),
+    )
+
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
 
     @model_validator(mode="after")
@@ -221,6 +230,8 @@ class Fingerprint(Model):
             problems = []
         if self.anchor is not None and self.regex is None:
             problems.append("`anchor` is only used with `regex`")
+        if self.size_at_least is not None:
+            problems += dialect.size_comparison_problems(self.regex, self.size_at_least)
         if problems:
             raise ValueError("; ".join(problems))
         return self

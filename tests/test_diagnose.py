@@ -267,6 +267,36 @@ def test_a_fingerprint_with_requires_any_counts_only_when_the_log_holds_one_of_i
     assert_node_engine_agrees(fingerprints, logs, tmp_path)
 
 
+def test_size_at_least_compares_two_captured_sizes_in_bytes(fingerprint_set, tmp_path):
+    """Gigabytes reserved but unallocated are fragmentation only when they could have held the request."""
+    fingerprints = json.loads(json.dumps(fingerprint_set))
+    oom = next(entry for entry in fingerprints["entries"] if entry["id"] == "cuda-oom")
+    oom["fingerprints"][0].update(
+        regex=r"Tried to allocate ([0-9.]+ [A-Za-z]+)\..{0,300}?and ([0-9.]+ [A-Za-z]+) is reserved",
+        anchor="is reserved",
+        size_at_least=[2, 1],
+    )
+    line = "CUDA out of memory. Tried to allocate {}. Of it 1 GiB is allocated, and {} is reserved by PyTorch\n"
+    logs = {
+        "larger_in_a_bigger_unit": line.format("848.00 MiB", "8.04 GiB"),
+        "equal": line.format("1024.00 MiB", "1.00 GiB"),
+        "smaller": line.format("5.25 GiB", "1.16 GiB"),
+        "bytes_against_kib": line.format("2048 bytes", "2.00 KiB"),
+        "decimal_against_binary": line.format("1.00 GiB", "1000 MB"),
+        "unknown_unit": line.format("2.00 GiB", "9.00 XB"),
+    }
+    results = {name: ids(diagnose_text(text, fingerprints)) for name, text in logs.items()}
+    assert results == {
+        "larger_in_a_bigger_unit": ["cuda-oom"],
+        "equal": ["cuda-oom"],
+        "smaller": [],
+        "bytes_against_kib": ["cuda-oom"],
+        "decimal_against_binary": [],
+        "unknown_unit": [],
+    }
+    assert_node_engine_agrees(fingerprints, logs, tmp_path)
+
+
 def test_an_error_line_is_unmatched_unless_an_entry_it_is_evidence_for_is_shown(fingerprint_set, tmp_path):
     """A context line alone, or a fingerprint whose required literal never came, matches no entry:
     the line must still be listed, once, however many error hints it holds."""

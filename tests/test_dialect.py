@@ -64,6 +64,30 @@ def test_fingerprint_needs_exactly_one_pattern():
         Fingerprint(contains="CUDA error", template="CUDA error <NUM>")
 
 
+@pytest.mark.parametrize(
+    ("pattern", "size_at_least", "message"),
+    [
+        ({"contains": "reserved by PyTorch"}, [2, 1], "`size_at_least` is only used with `regex`"),
+        ({"template": "allocate <NUM> MiB"}, [2, 1], "`size_at_least` is only used with `regex`"),
+        (
+            {"regex": r"allocate ([0-9]+ MiB)", "anchor": "allocate"},
+            [2, 1],
+            "names capture group 2, but the regex has 1",
+        ),
+        ({"regex": r"allocate ([0-9]+ MiB) and ([0-9]+ GiB)", "anchor": "allocate"}, [1, 1], "two different"),
+        ({"regex": r"allocate ([0-9]+ MiB) and ([0-9]+ GiB)", "anchor": "allocate"}, [0, 1], "greater than or equal"),
+    ],
+)
+def test_size_at_least_needs_two_capture_groups_of_a_regex(pattern, size_at_least, message):
+    with pytest.raises(ValidationError, match=message):
+        Fingerprint(**pattern, size_at_least=size_at_least)
+
+
+def test_size_at_least_is_accepted_on_two_capture_groups():
+    fingerprint = Fingerprint(regex=r"allocate ([0-9]+ MiB) and ([0-9]+ GiB)", anchor="allocate", size_at_least=[2, 1])
+    assert fingerprint.size_at_least == (2, 1)
+
+
 def test_templates_compile_to_the_dialect():
     regex = dialect.template_to_regex("Tried to allocate <NUM> <WORD> (GPU <NUM>; <*> total)")
     assert regex == (

@@ -139,7 +139,7 @@ def test_exports(site):
         "url": "entries/cuda-error-generic/",
     }
     fingerprints = json.loads((site / "api/fingerprints.json").read_text(encoding="utf-8"))
-    assert fingerprints["schema_version"] == 2 and len(fingerprints["hash"]) == 16
+    assert fingerprints["schema_version"] == 3 and len(fingerprints["hash"]) == 16
 
 
 def test_search_index_splits_identifiers(site):

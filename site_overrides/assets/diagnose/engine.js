@@ -28,6 +28,7 @@
   const DIGITS = /[0-9]+/gu;
   const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/gu;
   const LINE_SEPARATORS = /[\u2028\u2029\x85]/gu;
+  const SIZE = /^([0-9]+(?:\.[0-9]+)?) ?([A-Za-z]+)$/u; // a captured "5.25 GiB", for size_at_least
   // Characters for which Python's str.isprintable() is false, among those visible() changes.
   const NEEDS_CLEANING = /[\x00-\x1f\x7f\u2028\u2029\x85]/u;
 
@@ -174,6 +175,7 @@
       this.pending = new Map();
       this.byAnchor = new Map();
       this.compiled = new Map();
+      this.sizeUnits = fingerprintSet.size_units;
       this.entryExcludes = new Map();
       // A fingerprint with `requires_any` counts only once one of those literals is seen on any line.
       this.requirements = new Map();
@@ -257,7 +259,22 @@
 
     hit(fp, text) {
       if (fp.exclude.some((literal) => text.includes(literal))) return false;
-      return fp.regex === null || this.compiled.get(fp.regex).test(text);
+      if (fp.regex === null) return true;
+      const found = this.compiled.get(fp.regex).exec(text);
+      if (found === null) return false;
+      return fp.size_at_least === null || this.atLeast(found, fp.size_at_least);
+    }
+
+    atLeast(found, groups) {
+      const [larger, smaller] = groups.map((group) => this.size(found[group]));
+      return larger !== null && smaller !== null && larger >= smaller;
+    }
+
+    // Bytes in a captured size such as "5.25 GiB"; null when it is not one in a known unit.
+    size(text) {
+      const parts = text === undefined ? null : SIZE.exec(text);
+      if (parts === null || !Object.hasOwn(this.sizeUnits, parts[2])) return null;
+      return Number(parts[1]) * this.sizeUnits[parts[2]];
     }
 
     record(entryId, index, line) {
