@@ -375,10 +375,12 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             "[1]    85268 segmentation fault  ./llm_demo\n"
             f"{loader_line}\n"
         ),
-        "c_assert_import_and_rocr": (
+        "c_assert_import_rocr_and_llama_load": (
             "Assertion failed: found, file F:\\llama.cpp\\src\\llama-sampler.cpp, line 1094\n"
             "cannot import name 'AutoModelForCausalLMWithValueHead' from 'trl'\n"
             "Memory critical error by agent node-0 (Agent handle: 0x...) on address 0x7f.... Reason: Memory in use.\n"
+            "llama_model_load: error loading model: missing tensor 'blk.0.ssm_dt.bias'\n"
+            "llama_model_load_from_file_impl: failed to load model\n"
         ),
     }
     expected = {
@@ -405,13 +407,15 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             (4, "[1]    85268 segmentation fault  ./llm_demo"),
             (5, loader_line),
         ],
-        "c_assert_import_and_rocr": [
+        "c_assert_import_rocr_and_llama_load": [
             (1, "Assertion failed: found, file F:\\llama.cpp\\src\\llama-sampler.cpp, line 1094"),
             (2, "cannot import name 'AutoModelForCausalLMWithValueHead' from 'trl'"),
             (
                 3,
                 "Memory critical error by agent node-0 (Agent handle: 0x...) on address 0x7f.... Reason: Memory in use.",
             ),
+            (4, "llama_model_load: error loading model: missing tensor 'blk.0.ssm_dt.bias'"),
+            (5, "llama_model_load_from_file_impl: failed to load model"),
         ],
     }
     for chunk_lines in (20000, 1):
