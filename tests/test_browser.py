@@ -6,6 +6,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import threading
 import urllib.request
 from pathlib import Path
@@ -99,8 +100,15 @@ def test_pasted_log_finds_the_entry_with_no_foreign_requests(page, site_url):
     assert page.locator(".diagnose-match.diagnose-symptom").get_attribute("data-entry") == "nccl-watchdog-timeout"
     expected = (CASES / "oom_then_watchdog.json").read_text(encoding="utf-8").rstrip("\n")
     assert page.text_content("#diagnose-json") == expected
+    lines = json.loads(expected)["lines"]
+    assert re.fullmatch(rf"Read {lines} lines in [0-9]+ ms, locally\.", page.inner_text("#diagnose-status"))
     assert foreign_requests(page, site_url) == []
     assert any(url.endswith("api/fingerprints.json") for url in page.requests)
+
+
+def test_a_one_line_log_is_counted_as_one_line(page, site_url):
+    diagnose(page, site_url, "RuntimeError: CUDA error: an illegal memory access was encountered")
+    assert re.fullmatch(r"Read 1 line in [0-9]+ ms, locally\.", page.inner_text("#diagnose-status"))
 
 
 def test_hostile_log_renders_inert(page, site_url):

@@ -97,7 +97,9 @@
           status.textContent = `The matcher failed: ${event.data.error}`;
           return;
         }
-        status.textContent = `Matched ${event.data.result.lines.toLocaleString()} lines in ${Math.round(event.data.ms)} ms, locally.`;
+        const lines = event.data.result.lines;
+        const noun = lines === 1 ? "line" : "lines";
+        status.textContent = `Read ${lines.toLocaleString()} ${noun} in ${Math.round(event.data.ms)} ms, locally.`;
         render(event.data.result, event.data.json);
       };
       const message = { fingerprints };
