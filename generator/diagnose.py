@@ -370,6 +370,7 @@ class Matcher:
             "id": entry["id"],
             "title": entry["title"],
             "url": entry["url"],
+            "fix": entry["fix"],
             "explains": entry["explains"],
             "score": {
                 "priority": entry["priority"],

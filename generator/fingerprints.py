@@ -20,7 +20,7 @@ from generator.errors import Problem
 from generator.parallel import map_in_parts
 from generator.schema import Entry, Fingerprint
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 ERROR_HINTS_FILE = Path(__file__).with_name("error_hints.json")
 LOG_PREFIXES_FILE = Path(__file__).with_name("log_prefixes.json")
 
@@ -67,6 +67,7 @@ def _entry(entry: Entry) -> dict:
         "id": entry.id,
         "title": entry.title,
         "url": f"entries/{entry.id}/",
+        "fix": entry.fix.summary,
         "match": diagnose.match,
         "priority": diagnose.priority,
         "explains": sorted(diagnose.explains),

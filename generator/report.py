@@ -26,6 +26,8 @@ def diagnosis_text(result: dict, site_url: str, new_issue_url: str) -> str:
         lines.append("")
         lines.append(f"{number}. {match['title']}")
         lines.append(f"   {site_url}{match['url']}")
+        if not match["explained_by"]:
+            lines.extend(_fix(match["fix"]))
         lines.append(f"   why: {_why(match)}")
         for group in _by_line(match["evidence"]):
             lines.append(f"   line {group[0]['line']}: {_clip(group[0]['text'])}")
@@ -64,6 +66,12 @@ def _headline(result: dict) -> str:
     header, which says only that an exception follows. The Diagnose page picks the same."""
     texts = [item["text"] for item in result["unmatched_errors"]]
     return next((text for text in texts if TRACEBACK_HEADER not in text), texts[0] if texts else "")
+
+
+def _fix(summary: str) -> list[str]:
+    """The entry's one-line fix, so the reader can act without opening the page. A symptom that
+    another match explains gets none: the fix of its cause is the one to apply."""
+    return textwrap.wrap(" ".join(summary.split()), WIDTH, initial_indent="   fix: ", subsequent_indent="        ")
 
 
 def _why(match: dict) -> str:

@@ -96,6 +96,11 @@ def test_pasted_log_finds_the_entry_with_no_foreign_requests(page, site_url):
         "line 2 torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity"
         " of 79.15 GiB root · rank 3; context · rank 3"
     ]
+    assert matches.first.locator(".diagnose-fix").inner_text() == (
+        "Fix: Lower the per-GPU batch size and use gradient accumulation to keep the effective batch."
+    )
+    # The watchdog timeout is explained by the OOM, whose fix is the one to apply.
+    assert page.locator(".diagnose-match.diagnose-symptom .diagnose-fix").count() == 0
     assert "First failing rank: 3" in page.inner_text("#diagnose-results")
     assert page.locator(".diagnose-match.diagnose-symptom").get_attribute("data-entry") == "nccl-watchdog-timeout"
     expected = (CASES / "oom_then_watchdog.json").read_text(encoding="utf-8").rstrip("\n")
@@ -109,6 +114,15 @@ def test_pasted_log_finds_the_entry_with_no_foreign_requests(page, site_url):
 def test_a_one_line_log_is_counted_as_one_line(page, site_url):
     diagnose(page, site_url, "RuntimeError: CUDA error: an illegal memory access was encountered")
     assert re.fullmatch(r"Read 1 line in [0-9]+ ms, locally\.", page.inner_text("#diagnose-status"))
+
+
+def test_the_fix_is_shown_with_its_code_spans(page, site_url):
+    diagnose(page, site_url, "Step 10 finished\nRuntimeError: CUDA error: an illegal memory access was encountered\n")
+    fix = page.locator(".diagnose-match[data-entry='cuda-illegal-memory-access'] .diagnose-fix")
+    assert fix.inner_text() == (
+        "Fix: Find the faulty kernel with CUDA_LAUNCH_BLOCKING=1 and compute-sanitizer, then fix its indices."
+    )
+    assert fix.locator("code").all_inner_texts() == ["CUDA_LAUNCH_BLOCKING=1"]
 
 
 def test_hostile_log_renders_inert(page, site_url):

@@ -158,6 +158,9 @@ def test_diagnose_match_and_json(repo, capsys, tmp_path):
         "1. CUDA out of memory during training",
     ]
     assert "First failing rank: 1" in out
+    # The cause's one-line fix comes under its link; the watchdog timeout it explains gets none.
+    assert "   fix: Lower the per-GPU batch size and use gradient accumulation to keep the effective batch.\n" in out
+    assert out.count("   fix: ") == 1
     # Both of cuda-oom's fingerprints match line 2: the line is quoted once, with both roles.
     assert out.count("   line 2: torch.OutOfMemoryError") == 1
     assert "      root fingerprint #0, rank 1; context fingerprint #1, rank 1\n" in out

@@ -139,7 +139,11 @@ def test_exports(site):
         "url": "entries/cuda-error-generic/",
     }
     fingerprints = json.loads((site / "api/fingerprints.json").read_text(encoding="utf-8"))
-    assert fingerprints["schema_version"] == 3 and len(fingerprints["hash"]) == 16
+    assert fingerprints["schema_version"] == 4 and len(fingerprints["hash"]) == 16
+    by_id = {entry["id"]: entry for entry in fingerprints["entries"]}
+    assert by_id["cuda-illegal-memory-access"]["fix"] == (
+        "Find the faulty kernel with `CUDA_LAUNCH_BLOCKING=1` and compute-sanitizer, then fix its indices."
+    )
 
 
 def test_search_index_splits_identifiers(site):

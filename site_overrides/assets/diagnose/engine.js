@@ -381,6 +381,7 @@
         id: entry.id,
         title: entry.title,
         url: entry.url,
+        fix: entry.fix,
         explains: entry.explains,
         score: {
           priority: entry.priority,

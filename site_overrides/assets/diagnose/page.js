@@ -159,7 +159,22 @@
         );
       }
       if (match.more_evidence) evidence.append(el("li", {}, `… and ${match.more_evidence} more`));
-      return el("section", { class: `diagnose-match diagnose-${match.role}`, "data-entry": match.id }, el("h3", {}, `${number}. `, link), el("p", {}, why), evidence);
+      // As _fix in generator/report.py: a symptom that another match explains shows no fix of its own.
+      const fix = match.explained_by.length ? [] : [el("p", { class: "diagnose-fix" }, el("strong", {}, "Fix: "), ...codeSpans(match.fix))];
+      return el("section", { class: `diagnose-match diagnose-${match.role}`, "data-entry": match.id }, el("h3", {}, `${number}. `, link), ...fix, el("p", {}, why), evidence);
+    }
+
+    // The fix summary is one line of Markdown; only its code spans are rendered (a run of backticks
+    // closed by a run of the same length), and everything stays a text node.
+    function codeSpans(text) {
+      const nodes = [];
+      let last = 0;
+      for (const span of text.matchAll(/(`+)(?!`)(.+?)(?<!`)\1(?!`)/g)) {
+        nodes.push(text.slice(last, span.index), el("code", {}, span[2].trim()));
+        last = span.index + span[0].length;
+      }
+      nodes.push(text.slice(last));
+      return nodes;
     }
 
     function byLine(evidence) {
