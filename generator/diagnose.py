@@ -104,10 +104,10 @@ def split_lines(texts: Iterable[str]) -> Iterator[str]:
 class Line:
     """One cleaned line. A plain slotted class: millions are made, and frozen dataclasses are slow."""
 
-    __slots__ = ("number", "rank", "text", "time")
+    __slots__ = ("error", "number", "rank", "text", "time")
 
-    def __init__(self, number: int, text: str, rank: int | None, time: str):
-        self.number, self.text, self.rank, self.time = number, text, rank, time
+    def __init__(self, number: int, text: str, rank: int | None, time: str, error: bool = False):
+        self.number, self.text, self.rank, self.time, self.error = number, text, rank, time, error
 
 
 class LineCleaner:
@@ -115,26 +115,29 @@ class LineCleaner:
 
     def __init__(self, prefixes: dict):
         self.rounds = prefixes["max_rounds"]
-        compiled = [(re.compile(p["regex"], re.ASCII), p["rank"], p["time"], p["starts"]) for p in prefixes["prefixes"]]
         # For each possible first character, the prefixes that can match a line starting with it.
         self.by_start: dict[str, list] = {}
-        for regex, rank, time, starts in compiled:
-            for char in starts:
-                self.by_start.setdefault(char, []).append((regex, rank, time))
+        for p in prefixes["prefixes"]:
+            compiled = (re.compile(p["regex"], re.ASCII), p["rank"], p["time"], p.get("error_starts", ""))
+            for char in p["starts"]:
+                self.by_start.setdefault(char, []).append(compiled)
         self.last_time: dict[int | None, str] = {}
 
     def clean(self, number: int, raw: str) -> Line:
         text = _visible(raw[:MAX_LINE])
         rank: int | None = None
         time: str | None = None
+        error = False
         for _ in range(self.rounds):
-            for regex, rank_group, time_groups in self.by_start.get(text[:1], ()):
+            for regex, rank_group, time_groups, error_starts in self.by_start.get(text[:1], ()):
                 found = regex.match(text)
                 if found and found.end() > 0:
                     if rank_group is not None and rank is None:
                         rank = int(found.group(rank_group))
                     if time_groups is not None and time is None:
                         time = _time_key(found, time_groups)
+                    # A severity the prefix carries (glog's E0303 ...) is lost with it: keep it.
+                    error = error or text[0] in error_starts
                     text = text[found.end() :]
                     break
             else:
@@ -143,7 +146,7 @@ class LineCleaner:
             time = self.last_time.get(rank, NO_TIME)
         else:
             self.last_time[rank] = time
-        return Line(number, text, rank, time)
+        return Line(number, text, rank, time, error)
 
 
 def _visible(raw: str) -> str:
@@ -248,6 +251,7 @@ class Matcher:
                         evidence.setdefault(index, []).append((entry["id"], fp["index"]))
         # Each error-looking line once, however many hints it holds.
         error_lines = {index for hint in self.hints for index in found.get(hint, ())}
+        error_lines.update(index for index, line in enumerate(chunk) if line.error)
         error_lines.update(
             index
             for hint in self.line_end_hints

@@ -382,6 +382,15 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             "llama_model_load: error loading model: missing tensor 'blk.0.ssm_dt.bias'\n"
             "llama_model_load_from_file_impl: failed to load model\n"
         ),
+        # glog's severity letter goes with the stripped prefix: E and F lines are errors, I and W are not.
+        "glog_severity": (
+            "I0303 05:59:07.900000      41 service.cc:152] XLA service initialized\n"
+            "W0303 05:59:07.950000      41 gpu_helpers.cc:80] slow device\n"
+            "E0303 05:59:07.961540      41 cuda_dnn.cc:454] Loaded runtime CuDNN library: 9.5.1 but source was"
+            " compiled with: 9.8.0.\n"
+            "F0303 05:59:08.000001      41 main.cc:7] Check failed: ok\n"
+            "Every line from here on is plain\n"
+        ),
     }
     expected = {
         "bare_exception": [
@@ -416,6 +425,10 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             ),
             (4, "llama_model_load: error loading model: missing tensor 'blk.0.ssm_dt.bias'"),
             (5, "llama_model_load_from_file_impl: failed to load model"),
+        ],
+        "glog_severity": [
+            (3, "Loaded runtime CuDNN library: 9.5.1 but source was compiled with: 9.8.0."),
+            (4, "Check failed: ok"),
         ],
     }
     for chunk_lines in (20000, 1):

@@ -120,7 +120,7 @@
       // For each possible first character, the prefixes that can match a line starting with it.
       this.byStart = new Map();
       for (const p of prefixes.prefixes) {
-        const compiled = [new RegExp(p.regex, "u"), p.rank, p.time];
+        const compiled = [new RegExp(p.regex, "u"), p.rank, p.time, p.error_starts || ""];
         for (const char of p.starts) {
           if (!this.byStart.has(char)) this.byStart.set(char, []);
           this.byStart.get(char).push(compiled);
@@ -133,13 +133,16 @@
       let text = visible(raw);
       let rank = null;
       let time = null;
+      let error = false;
       for (let round = 0; round < this.rounds; round++) {
         let stripped = false;
-        for (const [regex, rankGroup, timeGroups] of this.byStart.get(text.slice(0, 1)) || []) {
+        for (const [regex, rankGroup, timeGroups, errorStarts] of this.byStart.get(text.slice(0, 1)) || []) {
           const found = regex.exec(text);
           if (found && found[0].length > 0) {
             if (rankGroup !== null && rank === null) rank = parseInt(found[rankGroup], 10);
             if (timeGroups !== null && time === null) time = timeKey(found, timeGroups);
+            // A severity the prefix carries (glog's E0303 ...) is lost with it: keep it.
+            error = error || errorStarts.includes(text.charAt(0));
             text = text.slice(found[0].length);
             stripped = true;
             break;
@@ -152,7 +155,7 @@
       } else {
         this.lastTime.set(rank, time);
       }
-      return { number, text, rank, time };
+      return { number, text, rank, time, error };
     }
   }
 
@@ -242,6 +245,9 @@
       }
       // Each error-looking line once, however many hints it holds.
       const errorLines = new Set();
+      chunk.forEach((line, index) => {
+        if (line.error) errorLines.add(index);
+      });
       for (const hint of this.hints) {
         if (!mayContain(trigrams, hint)) continue;
         for (const index of linesContaining(joined, starts, hint)) errorLines.add(index);
