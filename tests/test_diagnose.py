@@ -381,6 +381,8 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             "Memory critical error by agent node-0 (Agent handle: 0x...) on address 0x7f.... Reason: Memory in use.\n"
             "llama_model_load: error loading model: missing tensor 'blk.0.ssm_dt.bias'\n"
             "llama_model_load_from_file_impl: failed to load model\n"
+            "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}\n"
+            "Invalid handle. Cannot load symbol cudnnCreateTensorDescriptor\n"
         ),
         # glog's severity letter goes with the stripped prefix: E and F lines are errors, I and W are not.
         "glog_severity": (
@@ -425,6 +427,8 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             ),
             (4, "llama_model_load: error loading model: missing tensor 'blk.0.ssm_dt.bias'"),
             (5, "llama_model_load_from_file_impl: failed to load model"),
+            (6, "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}"),
+            (7, "Invalid handle. Cannot load symbol cudnnCreateTensorDescriptor"),
         ],
         "glog_severity": [
             (3, "Loaded runtime CuDNN library: 9.5.1 but source was compiled with: 9.8.0."),
