@@ -427,7 +427,10 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             ),
             (4, "llama_model_load: error loading model: missing tensor 'blk.0.ssm_dt.bias'"),
             (5, "llama_model_load_from_file_impl: failed to load model"),
-            (6, "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}"),
+            (
+                6,
+                "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}",
+            ),
             (7, "Invalid handle. Cannot load symbol cudnnCreateTensorDescriptor"),
         ],
         "glog_severity": [
