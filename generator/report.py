@@ -71,7 +71,7 @@ def _headline(result: dict) -> str:
 def _fix(summary: str) -> list[str]:
     """The entry's one-line fix, so the reader can act without opening the page. A symptom that
     another match explains gets none: the fix of its cause is the one to apply."""
-    return textwrap.wrap(" ".join(summary.split()), WIDTH, initial_indent="   fix: ", subsequent_indent="        ")
+    return _wrap(summary, " " * 8, first="   fix: ")
 
 
 def _why(match: dict) -> str:
@@ -158,8 +158,9 @@ def _section(title: str, body: list[str]) -> list[str]:
     return ["", title, "-" * len(title), *body]
 
 
-def _wrap(text: str, indent: str = "") -> list[str]:
-    return textwrap.wrap(" ".join(text.split()), WIDTH, initial_indent=indent, subsequent_indent=indent) or [""]
+def _wrap(text: str, indent: str = "", first: str | None = None) -> list[str]:
+    initial = indent if first is None else first
+    return textwrap.wrap(" ".join(text.split()), WIDTH, initial_indent=initial, subsequent_indent=indent) or [""]
 
 
 def _numbered(items: list) -> list[str]:
