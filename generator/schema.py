@@ -30,6 +30,13 @@ ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 # Windows refuses these as file names whatever the extension, so an id can never be one.
 WINDOWS_RESERVED = {"con", "prn", "aux", "nul"} | {f"com{i}" for i in range(10)} | {f"lpt{i}" for i in range(10)}
 
+# A GitHub file or folder on a default branch: .../blob/main/..., .../tree/master/..., and raw files.
+MOVING_SOURCE = re.compile(
+    r"^https?://(?:github\.com/[^/]+/[^/]+/(?:blob|tree)|raw\.githubusercontent\.com/[^/]+/[^/]+(?:/refs/heads)?)"
+    r"/(main|master)(?:/|$)",
+    re.IGNORECASE,
+)
+
 EntryId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
 OneLine = Annotated[str, StringConstraints(min_length=1, max_length=400, pattern=r"^[^\n]*\S[^\n]*$")]
 
@@ -162,6 +169,18 @@ class Reference(Model):
     def _http_only(cls, value: str) -> str:
         if not re.match(r"^https?://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[^\s<>\"'`]*)?$", value):
             raise ValueError("must be an http(s) URL with no spaces or quotes")
+        return value
+
+    @field_validator("url")
+    @classmethod
+    def _pinned_source(cls, value: str) -> str:
+        # A file on a branch changes under the link; the note would then describe text that is gone.
+        branch = MOVING_SOURCE.match(value)
+        if branch:
+            raise ValueError(
+                f"links to the moving branch {branch.group(1)!r}; pin it to a commit "
+                "(.../blob/<40-hex commit>/<path>) or a release tag"
+            )
         return value
 
 

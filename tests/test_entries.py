@@ -109,6 +109,38 @@ def test_reference_urls_must_be_http(repo, url):
     assert problems_of(repo) == [f"{OOM}:{line}:10: references.0.url: must be an http(s) URL with no spaces or quotes"]
 
 
+@pytest.mark.parametrize(
+    ("url", "branch"),
+    [
+        ("https://github.com/pytorch/pytorch/blob/main/torch/cuda/memory.py", "main"),
+        ("https://github.com/NVIDIA/nccl/tree/master/src", "master"),
+        ("https://raw.githubusercontent.com/microsoft/onnxruntime/main/docs/OperatorKernels.md", "main"),
+        ("https://raw.githubusercontent.com/git-lfs/git-lfs/refs/heads/master/docs/spec.md", "master"),
+    ],
+)
+def test_reference_urls_must_not_follow_a_branch(repo, url, branch):
+    replace_in(repo, "memory", "cuda-oom", "url: https://pytorch.org/docs/stable/notes/cuda.html", f"url: {url}")
+    line = line_of("memory", "cuda-oom", "url: https://pytorch.org/docs/stable/notes/cuda.html")
+    assert problems_of(repo) == [
+        f"{OOM}:{line}:10: references.0.url: links to the moving branch '{branch}'; pin it to a commit "
+        "(.../blob/<40-hex commit>/<path>) or a release tag"
+    ]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://github.com/pytorch/pytorch/blob/v2.5.0/torch/cuda/memory.py",
+        "https://github.com/pytorch/pytorch/blob/0123456789abcdef0123456789abcdef01234567/torch/cuda/memory.py",
+        "https://github.com/owner/repo/blob/main-2/README.md",
+        "https://github.com/pytorch/pytorch/issues/1234",
+    ],
+)
+def test_pinned_and_non_file_urls_pass(repo, url):
+    replace_in(repo, "memory", "cuda-oom", "url: https://pytorch.org/docs/stable/notes/cuda.html", f"url: {url}")
+    assert url in [reference.url for reference in load_catalog(repo).entries[2].references]
+
+
 def test_versions_must_be_pep440(repo):
     replace_in(repo, "memory", "cuda-oom", 'versions: {pytorch: ">=2.0"}', 'versions: {pytorch: "2.x or newer"}')
     line = line_of("memory", "cuda-oom", "versions:")
