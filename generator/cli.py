@@ -185,12 +185,16 @@ def _export(settings: Settings, args) -> int:
     from generator.fingerprints import canonical_json, compile_fingerprints
     from generator.jsonschema import schema_text
     from generator.pages import entries_index, to_json
+    from generator.vocabulary import load_vocabulary
 
+    if args.what == "schema":
+        # The schema follows from the models and the vocabularies alone, so an entry that does not
+        # validate yet (the usual state while adding a system or tag) does not stop it.
+        sys.stdout.write(schema_text(load_vocabulary(settings.vocab_dir, settings.root)))
+        return 0
     catalog = load_catalog(settings)
     if args.what == "fingerprints":
         sys.stdout.write(canonical_json(compile_fingerprints(catalog.entries)) + "\n")
-    elif args.what == "schema":
-        sys.stdout.write(schema_text(catalog.vocabulary))
     else:
         sys.stdout.write(to_json(entries_index(catalog)))
     return 0

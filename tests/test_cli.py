@@ -43,6 +43,17 @@ def test_validate_github_annotations(repo, capsys):
     )
 
 
+def test_export_schema_needs_only_the_vocabularies(repo, capsys):
+    from generator.jsonschema import schema_text
+    from generator.vocabulary import load_vocabulary
+
+    write_entry(repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("tags: [oom]", "tags: [nope]"))
+    code, out, err = run(repo, capsys, "export", "schema")
+    assert (code, err) == (0, "")
+    assert out == schema_text(load_vocabulary(repo.vocab_dir, repo.root))
+    assert json.loads(out)["title"]
+
+
 def test_misuse_exits_2(repo, capsys):
     assert run(repo, capsys, "no-such-command")[0] == 2
     assert run(repo, capsys)[0] == 2
