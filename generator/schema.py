@@ -30,11 +30,13 @@ ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 # Windows refuses these as file names whatever the extension, so an id can never be one.
 WINDOWS_RESERVED = {"con", "prn", "aux", "nul"} | {f"com{i}" for i in range(10)} | {f"lpt{i}" for i in range(10)}
 
+# Both patterns are also written into the entry JSON Schema, so they keep to the regex syntax
+# JSON Schema and Python share.
+HTTP_URL = r"""^https?://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[^\s<>"'`]*)?$"""
 # A GitHub file or folder on a default branch: .../blob/main/..., .../tree/master/..., and raw files.
-MOVING_SOURCE = re.compile(
+MOVING_SOURCE = (
     r"^https?://(?:github\.com/[^/]+/[^/]+/(?:blob|tree)|raw\.githubusercontent\.com/[^/]+/[^/]+(?:/refs/heads)?)"
-    r"/(main|master)(?:/|$)",
-    re.IGNORECASE,
+    r"/(main|master)(?:/|$)"
 )
 
 EntryId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
@@ -158,7 +160,10 @@ class Fix(Model):
 
 class Reference(Model):
     title: OneLine = Field(description="Title of the page as it reads at the source.")
-    url: Annotated[str, StringConstraints(max_length=2000)] = Field(description="A public http(s) URL.")
+    url: Annotated[str, StringConstraints(max_length=2000)] = Field(
+        description="A public http(s) URL; a GitHub file or folder pinned to a commit or tag, not to main or master.",
+        json_schema_extra={"pattern": HTTP_URL, "not": {"pattern": MOVING_SOURCE}},
+    )
     kind: Literal["issue", "pull-request", "docs", "source", "release-notes", "forum", "article"] = Field(
         description="What sort of source this is."
     )
@@ -167,7 +172,7 @@ class Reference(Model):
     @field_validator("url")
     @classmethod
     def _http_only(cls, value: str) -> str:
-        if not re.match(r"^https?://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[^\s<>\"'`]*)?$", value):
+        if not re.match(HTTP_URL, value):
             raise ValueError("must be an http(s) URL with no spaces or quotes")
         return value
 
@@ -175,7 +180,7 @@ class Reference(Model):
     @classmethod
     def _pinned_source(cls, value: str) -> str:
         # A file on a branch changes under the link; the note would then describe text that is gone.
-        branch = MOVING_SOURCE.match(value)
+        branch = re.match(MOVING_SOURCE, value, re.IGNORECASE)
         if branch:
             raise ValueError(
                 f"links to the moving branch {branch.group(1)!r}; pin it to a commit "
