@@ -384,6 +384,12 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
             "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}\n"
             "Invalid handle. Cannot load symbol cudnnCreateTensorDescriptor\n"
         ),
+        "tensorrt_vulkan_and_glibc": (
+            "[07/08/2025-19:47:10] [TRT-LLM] [RANK 1] [I] Loading engine\n"
+            "[07/08/2025-19:47:15] [TRT-LLM] [RANK 1] [E] Failed to initialize executor on rank 1\n"
+            "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\n"
+            "double free or corruption (out)\n"
+        ),
         # glog's severity letter goes with the stripped prefix: E and F lines are errors, I and W are not.
         "glog_severity": (
             "I0303 05:59:07.900000      41 service.cc:152] XLA service initialized\n"
@@ -432,6 +438,11 @@ def test_error_looking_lines_include_bare_exceptions_aborts_and_panics(fingerpri
                 "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}",
             ),
             (7, "Invalid handle. Cannot load symbol cudnnCreateTensorDescriptor"),
+        ],
+        "tensorrt_vulkan_and_glibc": [
+            (2, "[07/08/2025-19:47:15] [TRT-LLM] [RANK 1] [E] Failed to initialize executor on rank 1"),
+            (3, "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory"),
+            (4, "double free or corruption (out)"),
         ],
         "glog_severity": [
             (3, "Loaded runtime CuDNN library: 9.5.1 but source was compiled with: 9.8.0."),
