@@ -38,6 +38,10 @@ MOVING_SOURCE = (
     r"^https?://(?:github\.com/[^/]+/[^/]+/(?:blob|tree)|raw\.githubusercontent\.com/[^/]+/[^/]+(?:/refs/heads)?)"
     r"/(main|master)(?:/|$)"
 )
+# Compiled once: validation also compiles every fingerprint's regex, which would push these out of
+# the re module's cache and have them compiled again for each reference.
+HTTP_URL_RE = re.compile(HTTP_URL)
+MOVING_SOURCE_RE = re.compile(MOVING_SOURCE, re.IGNORECASE)
 
 EntryId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
 OneLine = Annotated[str, StringConstraints(min_length=1, max_length=400, pattern=r"^[^\n]*\S[^\n]*$")]
@@ -172,7 +176,7 @@ class Reference(Model):
     @field_validator("url")
     @classmethod
     def _http_only(cls, value: str) -> str:
-        if not re.match(HTTP_URL, value):
+        if not HTTP_URL_RE.match(value):
             raise ValueError("must be an http(s) URL with no spaces or quotes")
         return value
 
@@ -180,7 +184,7 @@ class Reference(Model):
     @classmethod
     def _pinned_source(cls, value: str) -> str:
         # A file on a branch changes under the link; the note would then describe text that is gone.
-        branch = re.match(MOVING_SOURCE, value, re.IGNORECASE)
+        branch = MOVING_SOURCE_RE.match(value)
         if branch:
             raise ValueError(
                 f"links to the moving branch {branch.group(1)!r}; pin it to a commit "
