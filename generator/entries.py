@@ -17,7 +17,9 @@ from generator.schema import Entry, model_of
 from generator.sources import Source
 from generator.vocabulary import Vocabulary
 
-PLACEHOLDER = re.compile(r"^TODO\b|\bTODO:|/TODO\b|^TODO-")
+SCAFFOLD_MARKER = re.compile(r"^TODO\b|/TODO\b|^TODO-")  # how every placeholder of `trainwreck new` starts
+PLACEHOLDER = re.compile(SCAFFOLD_MARKER.pattern + r"|\bTODO:")  # also a writer's own "TODO:" note
+CODE_SPAN = re.compile(r"`[^`]*`")
 
 
 @dataclass(frozen=True)
@@ -166,9 +168,18 @@ def _placeholders(data: object, loc: tuple) -> list[tuple]:
         return [found for key, value in data.items() for found in _placeholders(value, (*loc, key))]
     if isinstance(data, list):
         return [found for index, value in enumerate(data) for found in _placeholders(value, (*loc, index))]
-    if isinstance(data, str) and PLACEHOLDER.search(data):
+    if isinstance(data, str) and _is_placeholder(data, loc):
         return [loc]
     return []
+
+
+def _is_placeholder(text: str, loc: tuple) -> bool:
+    """Real output can itself say "TODO:" (PyTorch's CUDA graph trees raise `RuntimeError: TODO: graph
+    recording observed ...`), so where a field quotes output - symptom lines, fingerprints, log examples,
+    and code spans in prose - only a value that starts like the scaffold's placeholders counts."""
+    if loc[:1] == ("diagnose",) or (loc[:1] == ("symptoms",) and loc[-1:] == ("text",)):
+        return bool(SCAFFOLD_MARKER.search(text))
+    return bool(PLACEHOLDER.search(CODE_SPAN.sub("``", text)))
 
 
 def _dotted(loc: tuple) -> str:

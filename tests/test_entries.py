@@ -180,6 +180,31 @@ def test_placeholders_from_the_scaffold_fail(repo):
     assert problems_of(repo) == [f"{OOM}:3:8: title: placeholder from `trainwreck new` is not filled in"]
 
 
+def test_output_that_itself_says_todo_is_not_a_placeholder(repo):
+    """Quoted output is verbatim, and PyTorch's CUDA graph trees raise `RuntimeError: TODO: ...`."""
+    quoted = "RuntimeError: TODO: graph recording observed an input tensor deallocate during graph recording"
+    replace_in(
+        repo, "memory", "cuda-oom", "RuntimeError: DataLoader worker (pid 123) is killed by signal: Killed.", quoted
+    )
+    replace_in(
+        repo,
+        "memory",
+        "cuda-oom",
+        "  - text: Other ranks stop",
+        f'  - text: "{quoted}"\n    meaning: Not an OOM.\n  - text: Other ranks stop',
+    )
+    replace_in(repo, "memory", "cuda-oom", "summary: >-\n", f"summary: >-\n  Unlike `{quoted}`,")
+    oom = next(entry for entry in load_catalog(repo).entries if entry.id == "cuda-oom")
+    assert oom.symptoms[1].text == quoted and oom.diagnose.examples.no_match == [quoted]
+    replace_in(repo, "memory", "cuda-oom", "meaning: Not an OOM.", 'meaning: "Not an OOM. TODO: say what it is"')
+    replace_in(repo, "memory", "cuda-oom", f'  - text: "{quoted}"', '  - text: "TODO: an error line"')
+    line = line_of("memory", "cuda-oom", "  - text: Other ranks stop")
+    assert problems_of(repo) == [
+        f"{OOM}:{line}:11: symptoms.1.text: placeholder from `trainwreck new` is not filled in",
+        f"{OOM}:{line + 1}:14: symptoms.1.meaning: placeholder from `trainwreck new` is not filled in",
+    ]
+
+
 def test_values_cut_short_by_a_comment_are_reported_with_schema_problems(repo):
     replace_in(repo, "memory", "cuda-oom", "severity: high", "severity: urgent")
     replace_in(repo, "memory", "cuda-oom", "    kind: docs\n", "    kind: docs\n    note: see #42 for why\n")
