@@ -9,6 +9,7 @@ from difflib import get_close_matches
 
 from pydantic import ValidationError
 
+from generator import markdown
 from generator.document import Document, DocumentError, read_document
 from generator.entry_cache import EntryCache, cache_key
 from generator.errors import Problem
@@ -19,7 +20,6 @@ from generator.vocabulary import Vocabulary
 
 SCAFFOLD_MARKER = re.compile(r"^TODO\b|/TODO\b|^TODO-")  # how every placeholder of `trainwreck new` starts
 PLACEHOLDER = re.compile(SCAFFOLD_MARKER.pattern + r"|\bTODO:")  # also a writer's own "TODO:" note
-CODE_SPAN = re.compile(r"`[^`]*`")
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,7 @@ def _is_placeholder(text: str, loc: tuple) -> bool:
     and code spans in prose - only a value that starts like the scaffold's placeholders counts."""
     if loc[:1] == ("diagnose",) or (loc[:1] == ("symptoms",) and loc[-1:] == ("text",)):
         return bool(SCAFFOLD_MARKER.search(text))
-    return bool(PLACEHOLDER.search(CODE_SPAN.sub("``", text)))
+    return bool(PLACEHOLDER.search(markdown.CODE_SPAN.sub("``", text)))
 
 
 def _dotted(loc: tuple) -> str:
