@@ -48,10 +48,18 @@ def _shows_unmatched(result: dict) -> bool:
     """Whether the report lists the error-looking lines no entry explains: always without a
     confident match, and when the best match is one its writers rank below other failures (a
     negative priority: a wrapper, a consequence, a harmless warning), for the log's real cause may
-    be one of those lines. The Diagnose page (site_overrides/assets/diagnose/page.js) does the same."""
+    be one of those lines; a traceback's header alone is not one. The Diagnose page
+    (site_overrides/assets/diagnose/page.js) does the same."""
     if not result["confident"]:
         return True
-    return result["matches"][0]["score"]["priority"] < 0 and bool(result["unmatched_errors"])
+    informative = any(_names_an_error(item["text"]) for item in result["unmatched_errors"])
+    return result["matches"][0]["score"]["priority"] < 0 and informative
+
+
+def _names_an_error(text: str) -> bool:
+    """False for a traceback's header, which says only that an exception follows: under a
+    confident match it is no lead of its own, and a report titled with it says nothing."""
+    return TRACEBACK_HEADER not in text
 
 
 def report_url(new_issue_url: str, result: dict) -> str:
@@ -65,7 +73,7 @@ def _headline(result: dict) -> str:
     """The unexplained line a new report is titled with: the first that is not a traceback's
     header, which says only that an exception follows. The Diagnose page picks the same."""
     texts = [item["text"] for item in result["unmatched_errors"]]
-    return next((text for text in texts if TRACEBACK_HEADER not in text), texts[0] if texts else "")
+    return next((text for text in texts if _names_an_error(text)), texts[0] if texts else "")
 
 
 def _fix(summary: str) -> list[str]:

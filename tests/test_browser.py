@@ -157,6 +157,9 @@ def test_unexplained_errors_show_under_a_low_priority_match_only(page, site_url)
         "line 3 ValueError: a crash no entry knows",
     ]
     assert "title=New+failure%3A+ValueError" in page.locator("#diagnose-report").get_attribute("href")
+    diagnose(page, site_url, "Traceback (most recent call last):\n" + watchdog.splitlines()[0])
+    assert page.locator(".diagnose-match").first.get_attribute("data-entry") == "nccl-watchdog-timeout"
+    assert page.locator(".diagnose-unmatched").count() == 0
     diagnose(
         page, site_url, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\nValueError: later\n"
     )

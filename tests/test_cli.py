@@ -199,6 +199,10 @@ def test_diagnose_lists_unexplained_errors_under_a_low_priority_match(repo, caps
     ) in out
     # The report is titled with the exception, not with the traceback's header.
     assert "issues/new?template=new-failure.yml&title=New+failure%3A+ValueError" in out
+    # A traceback's header alone is no lead: the exception under it is the matched line.
+    code, out, _ = diagnose_log(repo, capsys, tmp_path, "Traceback (most recent call last):\n" + text.splitlines()[0])
+    assert code == 0 and "1. NCCL watchdog caught collective operation timeout" in out
+    assert "matched no entry" not in out and "issues/new" not in out
     oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\nValueError: later\n"
     code, out, _ = diagnose_log(repo, capsys, tmp_path, oom)
     assert code == 0 and "1. CUDA out of memory during training" in out

@@ -126,16 +126,22 @@
     }
 
     // As _shows_unmatched in generator/report.py: also under a confident best match that ranks
-    // below other failures (negative priority), whose log may hide a cause no entry knows.
+    // below other failures (negative priority), whose log may hide a cause no entry knows; a
+    // traceback's header alone is not one.
     function showsUnmatched(result) {
       if (!result.confident) return true;
-      return result.matches[0].score.priority < 0 && result.unmatched_errors.length > 0;
+      return result.matches[0].score.priority < 0 && result.unmatched_errors.some((item) => namesAnError(item.text));
     }
 
-    // As _headline in generator/report.py: a traceback's header only says an exception follows.
+    // As _names_an_error in generator/report.py: a traceback's header only says an exception follows.
+    function namesAnError(text) {
+      return !text.includes("Traceback (most recent call last)");
+    }
+
+    // As _headline in generator/report.py.
     function headline(result) {
       const texts = result.unmatched_errors.map((item) => item.text);
-      return texts.find((text) => !text.includes("Traceback (most recent call last)")) ?? texts[0] ?? "";
+      return texts.find(namesAnError) ?? texts[0] ?? "";
     }
 
     function renderMatch(match, number) {
