@@ -131,6 +131,20 @@ def load_catalog(
     return catalog
 
 
+def current_fingerprint_set(settings: Settings) -> dict:
+    """The fingerprint set of the entries as they are now, for diagnosing a log. Every entry is
+    still checked (a broken entry is reported, not diagnosed with), but entries unchanged since
+    the last build come from its cache, which is read and not updated."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        catalog = load_catalog(settings, cache=open_cache(settings, read_only=True))
+        return compile_fingerprints(catalog.entries)
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def build(
     settings: Settings, *, write: bool = True, memo: Memo | None = None, stale_inputs: dict | None = None
 ) -> BuildReport:

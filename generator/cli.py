@@ -236,11 +236,15 @@ def _shown(path: Path, root: Path) -> str:
 
 
 def _fingerprint_set(settings: Settings, path: Path | None) -> dict:
-    from generator.build import load_catalog
-    from generator.fingerprints import compile_fingerprints
-
     if path is None:
-        return compile_fingerprints(load_catalog(settings).entries)
+        stamp = freshness.entries_stamp(settings)
+        fingerprint_set = freshness.saved_fingerprint_set(settings, stamp)
+        if fingerprint_set is None:
+            from generator.build import current_fingerprint_set
+
+            fingerprint_set = current_fingerprint_set(settings)
+            freshness.save_fingerprint_set(settings, stamp, fingerprint_set)
+        return fingerprint_set
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:

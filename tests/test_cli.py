@@ -217,6 +217,43 @@ def test_a_bare_exception_titles_the_report(repo, capsys, tmp_path):
     assert "issues/new?template=new-failure.yml&title=New+failure%3A+AssertionError&error=AssertionError" in out
 
 
+def test_diagnose_reuses_the_saved_fingerprint_set_until_an_entry_changes(repo, capsys, tmp_path):
+    oom = (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79 GiB\n"
+    )
+    saved = repo.root / "build" / ".trainwreck-fingerprints.json"
+    code, out, _ = diagnose_log(repo, capsys, tmp_path, oom)
+    assert code == 0 and out.splitlines()[2] == "1. CUDA out of memory during training"
+    # The second run answers from the saved set: a title changed only there shows.
+    record = json.loads(saved.read_text(encoding="utf-8"))
+    oom_entry = next(entry for entry in record["set"]["entries"] if entry["id"] == "cuda-oom")
+    oom_entry["title"] = "Title from the saved set"
+    saved.write_text(json.dumps(record), encoding="utf-8")
+    assert diagnose_log(repo, capsys, tmp_path, oom)[1].splitlines()[2] == "1. Title from the saved set"
+    # Editing the entry makes the saved set stale: the entry as it is now is used, and saved.
+    text = fixture_text("memory", "cuda-oom").replace("title: CUDA out of memory during training", "title: Edited")
+    write_entry(repo, "memory", "cuda-oom", text)
+    assert diagnose_log(repo, capsys, tmp_path, oom)[1].splitlines()[2] == "1. Edited"
+    assert "Title from the saved set" not in saved.read_text(encoding="utf-8")
+    # A damaged file is ignored and replaced.
+    saved.write_text('{"stamp": ', encoding="utf-8")
+    assert diagnose_log(repo, capsys, tmp_path, oom)[1].splitlines()[2] == "1. Edited"
+    assert json.loads(saved.read_text(encoding="utf-8"))["set"]["entries"][0]["id"] == "cuda-error-generic"
+
+
+def test_diagnose_reports_a_broken_entry_even_with_a_saved_set(repo, capsys, tmp_path):
+    oom = (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79 GiB\n"
+    )
+    assert diagnose_log(repo, capsys, tmp_path, oom)[0] == 0
+    write_entry(repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("tags: [oom]", "tags: [nope]"))
+    code, out, err = diagnose_log(repo, capsys, tmp_path, oom)
+    assert code == 1 and out == ""
+    assert err.splitlines()[0] == (
+        "entries/memory/cuda-oom.yaml:7:7: tags: unknown tags 'nope'; add it to entries/_vocab/tags.yml first"
+    )
+
+
 def test_diagnose_no_match_from_stdin(repo, capsys, monkeypatch, tmp_path):
     import io
     import sys
