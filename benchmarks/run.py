@@ -2,7 +2,7 @@
 then write the figures to docs/benchmarks.md (a page of the site, with a plot) and
 benchmarks/out/results.json.
 
-Usage: python benchmarks/run.py [--sizes 100,1000,10000] [--skip-diagnose] [--reuse] [--page-only]
+Usage: python benchmarks/run.py [--sizes 100,1000,10000] [--skip-diagnose] [--reuse] [--page-only] [--diagnose-only]
 Each figure is printed next to its target. Timings are wall-clock on this machine.
 """
 
@@ -258,10 +258,17 @@ def search_figures(repo: Path) -> dict:
     return figures
 
 
-def chromium_engine_seconds(results: dict) -> float | None:
-    """The diagnose engine in Chromium itself (not Node): best of 3 on the 10 MB benchmark log."""
+def diagnose_figures() -> dict:
+    figures = run_diagnose()
+    figures["chromium_seconds"], figures["chromium_first_seconds"] = chromium_engine_seconds()
+    return figures
+
+
+def chromium_engine_seconds() -> tuple[float, float] | tuple[None, None]:
+    """The diagnose engine in Chromium itself (not Node) on the 10 MB benchmark log: the best of
+    5 runs, and the first run in a fresh page (what the first paste costs, compiler warm-up included)."""
     if not Path(CHROMIUM).exists():
-        return None
+        return None, None
     from playwright.sync_api import sync_playwright
 
     OUT.mkdir(exist_ok=True)
@@ -278,17 +285,17 @@ def chromium_engine_seconds(results: dict) -> float | None:
                 """async () => {
                   const fingerprints = await (await fetch('fingerprints-bench.json')).json();
                   const bytes = new Uint8Array(await (await fetch('bench-10mb.log')).arrayBuffer());
-                  let best = Infinity;
-                  for (let i = 0; i < 3; i++) {
+                  const times = [];
+                  for (let i = 0; i < 5; i++) {
                     const t = performance.now();
                     TrainwreckEngine.diagnoseBytes(bytes, fingerprints);
-                    best = Math.min(best, performance.now() - t);
+                    times.push((performance.now() - t) / 1000);
                   }
-                  return best / 1000;
+                  return times;
                 }"""
             )
             browser.close()
-        return round(seconds, 3)
+        return round(min(seconds), 3), round(seconds[0], 3)
     finally:
         server.shutdown()
 
@@ -338,6 +345,10 @@ def plot_svg(rows: list[dict]) -> str:
     return "".join(parts)
 
 
+def seconds_or_not_measured(value: float | None) -> str:
+    return "not measured" if value is None else f"{value} s"
+
+
 def verdict(value: float | None, target: float, lower_is_better: bool = True) -> str:
     if value is None or value != value:
         return "not measured"
@@ -385,7 +396,8 @@ def write_page(results: dict, remeasured: bool = False) -> None:
             "| Measure | Figure | Target | |",
             "|---|---|---|---|",
             f"| {d['log_mb']} MB, {d['ranks']}-rank log, {d['fingerprints']} fingerprints, CPython | {d['python_seconds']} s | < 1 s | {verdict(d['python_seconds'], 1.0)} |",
-            f"| Same log, browser engine in Chromium | {d.get('chromium_seconds')} s | < 0.3 s | {verdict(d.get('chromium_seconds'), 0.3)} |",
+            f"| Same log, browser engine in Chromium, best of 5 | {d.get('chromium_seconds')} s | < 0.3 s | {verdict(d.get('chromium_seconds'), 0.3)} |",
+            f"| Same, first run in a fresh page (compiler warm-up included) | {seconds_or_not_measured(d.get('chromium_first_seconds'))} | | |",
             f"| Same log, browser engine in Node (V8) | {d['browser_engine_seconds']} s | < 0.3 s | {verdict(d['browser_engine_seconds'], 0.3)} |",
             f"| 100 MB log through stdin, peak memory, first run (checks every entry) | {d['stdin_100mb_peak_rss_mb']} MB | < 200 MB | {verdict(d['stdin_100mb_peak_rss_mb'], 200)} |",
             f"| Same, next runs (fingerprint set saved in build/) | {d.get('stdin_100mb_saved_set_peak_rss_mb')} MB | < 200 MB | {verdict(d.get('stdin_100mb_saved_set_peak_rss_mb'), 200)} |",
@@ -445,8 +457,7 @@ def remeasure() -> None:
     on the corpora and results of the last full run, with this checkout's site files, then
     rewrite the page."""
     results = json.loads((OUT / "results.json").read_text(encoding="utf-8"))
-    results["diagnose"] = run_diagnose()
-    results["diagnose"]["chromium_seconds"] = chromium_engine_seconds(results)
+    results["diagnose"] = diagnose_figures()
     build = [PYTHON, "-m", "generator", "--root"]
     for row in results["scale"]:
         repo = OUT / f"corpus-{row['entries']}"
@@ -468,10 +479,17 @@ def main() -> None:
     parser.add_argument("--skip-diagnose", action="store_true")
     parser.add_argument("--reuse", action="store_true", help="measure search and serve on corpora already built")
     parser.add_argument("--page-only", action="store_true", help="rewrite the page from the last results")
+    parser.add_argument(
+        "--diagnose-only", action="store_true", help="remeasure only the diagnose figures, then rewrite the page"
+    )
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    if args.page_only:
-        write_page(json.loads((OUT / "results.json").read_text(encoding="utf-8")))
+    if args.page_only or args.diagnose_only:
+        results = json.loads((OUT / "results.json").read_text(encoding="utf-8"))
+        if args.diagnose_only:
+            results["diagnose"] = diagnose_figures()
+            (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        write_page(results)
         return
     if args.reuse:
         remeasure()
@@ -482,8 +500,7 @@ def main() -> None:
     results["date"] = time.strftime("%Y-%m-%d")
     results["reference_loop_s"] = reference_loop_seconds()
     if not args.skip_diagnose:
-        results["diagnose"] = run_diagnose()
-        results["diagnose"]["chromium_seconds"] = chromium_engine_seconds(results)
+        results["diagnose"] = diagnose_figures()
         print(json.dumps(results["diagnose"]), flush=True)
     results["scale"] = []
     for size in [int(part) for part in args.sizes.split(",")]:
