@@ -7,13 +7,13 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import fixture_text, write_entry
 
 from generator import markdown
 from generator.build import load_catalog, search_separator
 from generator.errors import ProblemsFound
 from generator.search import SUMMARY_CHARS, _code, _html_of, _worker_words, search_document
 from generator.settings import settings_for
-from tests.conftest import fixture_text, write_entry
 
 REPO = Path(__file__).resolve().parents[1]
 WORDINGS = """\
