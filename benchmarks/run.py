@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "out"
 PAGE = ROOT / "docs" / "benchmarks.md"
 NOTES = ROOT / "benchmarks" / "notes.md"  # hand-written: what the figures mean, appended to the page
+NOTES_MARKER = "<!-- What follows is benchmarks/notes.md. -->"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_diagnose import run as run_diagnose  # noqa: E402
@@ -447,9 +448,23 @@ def write_page(results: dict, remeasured: bool = False) -> None:
             f"(target ≤ 10%: {verdict(generation, 0.10)}), and {cold:.1%} without them, as in a fresh clone "
             f"({verdict(cold, 0.10)}).",
         ]
-    if NOTES.exists():
-        lines += ["", NOTES.read_text(encoding="utf-8").rstrip()]
-    PAGE.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    PAGE.write_text(with_current_notes("\n".join(lines)), encoding="utf-8")
+
+
+def with_current_notes(figures: str) -> str:
+    """The page: its figures, then the notes as they are now."""
+    notes = NOTES.read_text(encoding="utf-8").rstrip() if NOTES.exists() else ""
+    return f"{figures}\n\n{NOTES_MARKER}\n\n{notes}\n" if notes else f"{figures}\n"
+
+
+def refresh_notes_on_page() -> None:
+    """Put the current notes under the figures already on the page. results.json stays on the
+    machine that measured them (benchmarks/out/ is not committed), so a clone that edits the notes
+    keeps the published figures and replaces only what follows the marker."""
+    figures, marker, _ = PAGE.read_text(encoding="utf-8").partition(NOTES_MARKER)
+    if not marker:
+        raise SystemExit(f"{PAGE} has no {NOTES_MARKER!r} line; rerun the benchmarks")
+    PAGE.write_text(with_current_notes(figures.rstrip()), encoding="utf-8")
 
 
 def remeasure() -> None:
@@ -478,12 +493,17 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--skip-diagnose", action="store_true")
     parser.add_argument("--reuse", action="store_true", help="measure search and serve on corpora already built")
-    parser.add_argument("--page-only", action="store_true", help="rewrite the page from the last results")
+    parser.add_argument(
+        "--page-only", action="store_true", help="rewrite the page from the last results (without them: only its notes)"
+    )
     parser.add_argument(
         "--diagnose-only", action="store_true", help="remeasure only the diagnose figures, then rewrite the page"
     )
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
+    if args.page_only and not (OUT / "results.json").exists():
+        refresh_notes_on_page()
+        return
     if args.page_only or args.diagnose_only:
         results = json.loads((OUT / "results.json").read_text(encoding="utf-8"))
         if args.diagnose_only:

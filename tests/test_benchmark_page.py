@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,27 @@ def test_the_published_page_ends_with_the_current_notes():
     page = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     notes = (ROOT / "benchmarks" / "notes.md").read_text(encoding="utf-8").rstrip()
     assert page.rstrip().endswith(notes), "run `python benchmarks/run.py --page-only` after editing the notes"
+
+
+def test_page_only_without_results_replaces_only_the_notes(run, tmp_path, monkeypatch):
+    """A clone has no benchmarks/out/results.json: --page-only keeps the published figures and
+    puts the edited notes under them."""
+    notes = tmp_path / "notes.md"
+    monkeypatch.setattr(run, "NOTES", notes)
+    notes.write_text("## What the figures mean\n\nOld words.\n", encoding="utf-8")
+    run.write_page(last_results())
+    figures = run.PAGE.read_text(encoding="utf-8").split(run.NOTES_MARKER)[0]
+    notes.write_text("## What the figures mean\n\nNew words.\n", encoding="utf-8")
+
+    run.refresh_notes_on_page()
+
+    page = run.PAGE.read_text(encoding="utf-8")
+    assert page == f"{figures}{run.NOTES_MARKER}\n\n## What the figures mean\n\nNew words.\n"
+    assert "Old words." not in page
+
+
+def test_page_only_without_results_refuses_a_page_without_the_marker(run):
+    run.PAGE.write_text("# Benchmarks\n\nNo marker here.\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=re.escape(f"{run.PAGE} has no '{run.NOTES_MARKER}' line")):
+        run.refresh_notes_on_page()
+    assert run.PAGE.read_text(encoding="utf-8") == "# Benchmarks\n\nNo marker here.\n"
