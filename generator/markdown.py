@@ -29,6 +29,10 @@ SAFE_SCHEMES = {"http", "https"}
 ENTITIES = (("&", "&amp;"), ("<", "&lt;"), ("{", "&#123;"), ("`", "&#96;"))
 BACKSLASH_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|])")
 PADDED_CODE_SPAN = re.compile(r"`+ ?([^`]*?) ?`+")
+# Backslash pairs that escape in Python-Markdown too; before any other character, and before a
+# character escaping turns into an entity, an entry's backslash is shown (as Python-Markdown did).
+PYTHON_MARKDOWN_ESCAPES = set("\\*_}[]()>#+-.!")
+LONE_BACKSLASH = re.compile(r"\\(.?)", re.DOTALL)
 SPAN_LINE_BREAK = re.compile(r"[ \t]*\n[ \t]*")
 BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
@@ -73,6 +77,13 @@ def table_cell(markdown: str) -> str:
         position = span.end()
     pieces.append(markdown[position:].replace("|", "\\|"))
     return " ".join("".join(pieces).split())
+
+
+def gfm_table_cell(markdown: str) -> str:
+    """Markdown that stays inside one cell of a GFM table (entry pages, generator/entry_html.py):
+    no newlines, and every pipe escaped. GFM splits a row at a pipe inside a code span too, and
+    takes the backslash off before the span is read, so the code still shows its pipe."""
+    return " ".join(markdown.replace("|", "\\|").split())
 
 
 def inline_html(text: str) -> str:
@@ -167,6 +178,8 @@ def _escape_prose(text: str, block: bool, title: bool = False) -> str:
 
 
 def _escape_plain(text: str, block: bool, title: bool = False) -> str:
+    if "\\" in text:
+        text = LONE_BACKSLASH.sub(_backslash_as_typed, text)
     for character, entity in ENTITIES:
         text = text.replace(character, entity)
     if title:
@@ -181,6 +194,12 @@ def _escape_plain(text: str, block: bool, title: bool = False) -> str:
     if block:
         return BLOCK_OPENERS.sub(lambda match: match.group(1) + "\\" + match.group(2), text)
     return _escape_line_start(text)
+
+
+def _backslash_as_typed(pair: re.Match) -> str:
+    """A backslash pair kept where both dialects read it as an escape; otherwise the backslash
+    doubled, so that CommonMark (which escapes any punctuation) shows it as well."""
+    return pair.group(0) if pair.group(1) in PYTHON_MARKDOWN_ESCAPES else "\\" + pair.group(0)
 
 
 def _escape_line_start(text: str) -> str:

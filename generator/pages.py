@@ -81,6 +81,7 @@ def make_environment(templates_dir: Path) -> Environment:
         block=markdown.block,
         code=markdown.code_span,
         cell=markdown.table_cell,
+        gfm_cell=markdown.gfm_table_cell,
         fence=markdown.fence,
         a_an=a_an,
         front_matter=front_matter,

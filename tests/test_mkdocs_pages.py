@@ -57,6 +57,11 @@ def site_files(settings) -> dict[str, bytes]:
 
 
 def test_pages_converted_in_workers_equal_mkdocs_own(repo):
+    # A list nested by three spaces: CommonMark (cmark-gfm) nests it, Python-Markdown did not.
+    text = fixture_text("memory", "cuda-oom").replace(
+        "  - Larger batches", "  1. Two causes:\n     - Larger batches"
+    ).replace("  - Optimizer state", "     - Optimizer state")
+    write_entry(repo, "memory", "cuda-oom", text)
     build(repo)
     alone = mkdocs_build(repo, per_worker=10_000)
     assert alone.returncode == 0, alone.stderr
@@ -67,7 +72,9 @@ def test_pages_converted_in_workers_equal_mkdocs_own(repo):
     assert forked.returncode == 0, forked.stderr
     assert "converted in workers: 4 rendered in workers: 4" in forked.stdout
     assert site_files(repo) == one_process
-    assert '<h2 id="the-fix">' in one_process["entries/cuda-oom/index.html"].decode()
+    page = one_process["entries/cuda-oom/index.html"].decode()
+    assert '<h2 id="the-fix">' in page
+    assert "<ol>\n<li>Two causes:\n<ul>\n<li>Larger batches" in page
 
 
 def test_a_warning_in_a_worker_fails_a_strict_build(repo):
