@@ -1,10 +1,11 @@
 """Make untrusted entry text safe to drop into generated Markdown.
 
-Entry fields are Markdown written by strangers. Python-Markdown passes raw HTML through and
-attr_list turns `{...}` into HTML attributes, so before a field reaches a page: raw HTML is
-escaped, `{` cannot open an attribute list, links may only use http(s) or relative targets,
-and block syntax that would escape the field's section (headings, admonitions, tabs, unbalanced
-code fences) is neutralised. Code spans and fenced code keep their text exactly.
+Entry fields are Markdown written by strangers, read by cmark-gfm on entry pages
+(generator/entry_html.py) and by Python-Markdown on the others. Python-Markdown passes raw HTML
+through and attr_list turns `{...}` into HTML attributes, so before a field reaches a page: raw
+HTML is escaped, `{` cannot open an attribute list, links may only use http(s) or relative
+targets, and block syntax that would escape the field's section (headings, admonitions, tabs,
+unbalanced code fences) is neutralised. Code spans and fenced code keep their text exactly.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """A Python-Markdown extension that turns off inline syntax the site never uses.
 
-Every text node of every page is tried against every inline pattern, so each unused one costs
-time on all 10,000 entry pages. Images are off for safety as well as speed: an entry written by
+Every text node of every page Python-Markdown converts (all but the entry pages, which
+generator/entry_html.py converts) is tried against every inline pattern, so each unused one
+costs time. Images are off for safety as well as speed: an entry written by
 a stranger must not make readers' browsers load a third-party URL. Reference-style links are
 already neutralised in entries (generator/markdown.py) and unused on hand-written pages.
 Listed in mkdocs.yml under markdown_extensions.

@@ -58,9 +58,11 @@ def site_files(settings) -> dict[str, bytes]:
 
 def test_pages_converted_in_workers_equal_mkdocs_own(repo):
     # A list nested by three spaces: CommonMark (cmark-gfm) nests it, Python-Markdown did not.
-    text = fixture_text("memory", "cuda-oom").replace(
-        "  - Larger batches", "  1. Two causes:\n     - Larger batches"
-    ).replace("  - Optimizer state", "     - Optimizer state")
+    text = (
+        fixture_text("memory", "cuda-oom")
+        .replace("  - Larger batches", "  1. Two causes:\n     - Larger batches")
+        .replace("  - Optimizer state", "     - Optimizer state")
+    )
     write_entry(repo, "memory", "cuda-oom", text)
     build(repo)
     alone = mkdocs_build(repo, per_worker=10_000)
