@@ -1,4 +1,4 @@
-"""Entry pages converted by cmark-gfm, and converted and rendered on every core during `mkdocs build`.
+"""Entry pages in `mkdocs build`: converted by cmark-gfm, and converted and rendered on every core.
 
 An entry page is an `EntryPage`: its Markdown goes through generator/entry_html.py instead of
 Python-Markdown (about 1 ms a page instead of 11), and MkDocs's own code makes its links
