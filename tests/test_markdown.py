@@ -8,6 +8,7 @@ import markdown as python_markdown
 import pytest
 
 from generator import markdown
+from generator.entry_html import entry_html
 
 EXTENSIONS = ["attr_list", "tables", "admonition", "pymdownx.superfences", "pymdownx.tabbed", "md_in_html"]
 
@@ -24,6 +25,7 @@ def html(text: str) -> str:
         '<iframe src="https://evil.example"></iframe>',
         "[click](javascript:alert(1))",
         "[click]( JAVASCRIPT:alert(1))",
+        "[click](<javascript:alert(1)>)",
         "![x](data:text/html;base64,PHNjcmlwdD4=)",
         "<javascript:alert(1)>",
         'A paragraph\n{: onclick="alert(1)" }',
@@ -31,9 +33,11 @@ def html(text: str) -> str:
     ],
 )
 @pytest.mark.parametrize("render", [markdown.inline, markdown.block])
-def test_no_active_content_survives(payload, render):
+@pytest.mark.parametrize("convert", [html, lambda text: entry_html(text).content], ids=["python-markdown", "cmark-gfm"])
+def test_no_active_content_survives(payload, render, convert):
+    """On the hand-written pages' converter and on the entry pages' (generator/entry_html.py)."""
     tags = TagCollector()
-    tags.feed(html(render(payload)))
+    tags.feed(convert(render(payload)))
     assert not {"script", "img", "iframe"} & {tag for tag, _ in tags.seen}
     for _, attrs in tags.seen:
         for name, value in attrs:
