@@ -29,12 +29,13 @@ from dataclasses import dataclass, field
 from cmarkgfm.cmark import markdown_to_html_with_extensions
 from markdown.extensions.toc import nest_toc_tokens, slugify, strip_tags, unique
 
+from generator.markdown import FENCE, closing_fence
+
 ADMONITION = re.compile(r'!!! ([\w-]+)(?: +"(.*)")?[ \t]*$')
 TAB = re.compile(r'=== "(.*)"[ \t]*$')
 HEADING = re.compile(r"(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
 HEADING_ID = re.compile(r"[ \t]*\{:?[ \t]*#([\w:.-]+)[ \t]*\}$")
 CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
-FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})")
 BODY_INDENT = "    "
 PERMALINK = '<a class="headerlink" href="#{0}" title="Permanent link">&para;</a>'
 IMAGE = re.compile(r'<img src="([^"]*)" alt="([^"]*)"(?: title="([^"]*)")? />')
@@ -76,16 +77,16 @@ class _Page:
     def flattened(self, lines: list[str]) -> list[str]:
         """The lines with each form replaced by marker paragraphs around its body."""
         out: list[str] = []
-        fence = None
+        closing = None  # the line that ends the code fence we are in
         index = 0
         while index < len(lines):
             line = lines[index]
             index += 1
-            if fence is not None:
-                if re.match(rf" {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", line):
-                    fence = None
-            elif opening := FENCE_OPEN.match(line):
-                fence = opening.group(1)
+            if closing is not None:
+                if closing.match(line):
+                    closing = None
+            elif opening := FENCE.match(line):
+                closing = closing_fence(opening.group(2))
             elif heading := HEADING.match(line):
                 line = self._marked_heading(heading.group(1), heading.group(2) or "")
             elif admonition := ADMONITION.match(line):

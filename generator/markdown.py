@@ -140,6 +140,13 @@ def fence(code: str, language: str = "") -> str:
     return f"{marker}{language}\n{code.rstrip()}\n{marker}"
 
 
+def closing_fence(marker: str) -> re.Pattern:
+    """The line that closes a fence opened by `marker` (CommonMark's rule): the same character, at
+    least as many, up to three spaces before and nothing but spaces after. Escaping and the entry
+    page converter (generator/entry_html.py) must agree on where code ends."""
+    return re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$", re.MULTILINE)
+
+
 def _split_fences(text: str) -> list[tuple[bool, str]]:
     """Split into (is_code, text) parts at balanced fences; an unclosed fence is treated as prose."""
     parts: list[tuple[bool, str]] = []
@@ -149,7 +156,7 @@ def _split_fences(text: str) -> list[tuple[bool, str]]:
         if opening is None:
             break
         marker = opening.group(2)
-        closing = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$", re.MULTILINE)
+        closing = closing_fence(marker)
         line_end = text.find("\n", opening.end())
         close = closing.search(text, line_end + 1) if line_end != -1 else None
         if close is None:
