@@ -194,9 +194,11 @@ def _listing_pages_remembered(
     catalog: Catalog, env: Environment, site: SiteInfo, memo: MutableMapping | None
 ) -> list[Page]:
     """The listings and catalog-wide exports; with a memo, made again only when a listed field changed."""
-    # Listings show only these fields of each entry: when none changed, neither did they.
+    # Listings show only the fields of entries.json and the former ids (the redirect pages):
+    # when none changed, neither did they.
     index = entries_index(catalog)
-    listing_key = ("listings", json.dumps(index, sort_keys=True))
+    aliases = {entry.id: entry.aliases for entry in catalog.entries if entry.aliases}
+    listing_key = ("listings", json.dumps([index, aliases], sort_keys=True))
     if memo is not None and listing_key in memo:
         listings = memo[listing_key]
     else:

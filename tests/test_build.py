@@ -73,6 +73,20 @@ def test_memo_output_equals_a_fresh_build(repo, tmp_path):
     assert remembered == fresh
 
 
+def test_memo_follows_a_new_and_a_dropped_former_id(repo):
+    # Former ids are not among the listed fields, but each one has a redirect page.
+    memo = Memo()
+    build(repo, memo=memo)
+    original = fixture_text("memory", "cuda-oom")
+    redirect = repo.generated_dir / "entries" / "old-oom-name" / "index.html"
+    write_entry(repo, "memory", "cuda-oom", original.replace("\ntitle:", "\naliases: [old-oom-name]\ntitle:", 1))
+    build(repo, memo=memo)
+    assert 'href="../cuda-oom/"' in redirect.read_text(encoding="utf-8")
+    write_entry(repo, "memory", "cuda-oom", original)
+    build(repo, memo=memo)
+    assert not redirect.exists()
+
+
 def test_memo_keeps_only_what_the_last_build_used(repo):
     memo = Memo()
     build(repo, memo=memo)
