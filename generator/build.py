@@ -17,9 +17,15 @@ from generator.document import Document
 from generator.entries import load_entries
 from generator.entry_cache import EntryCache, open_cache
 from generator.errors import Problem, ProblemsFound
-from generator.fingerprints import canonical_json, compile_fingerprints, example_problems
+from generator.fingerprints import (
+    canonical_json,
+    compile_fingerprints,
+    entry_fingerprints,
+    example_problems,
+    fingerprint_set,
+)
 from generator.history import last_updated
-from generator.page_cache import open_page_cache
+from generator.page_cache import StoredMemo, memoized, open_page_cache
 from generator.pages import Page, SiteInfo, make_environment, render_pages, to_json
 from generator.parallel import worker_count
 from generator.search import SEARCH_DOCS, search_documents
@@ -29,6 +35,7 @@ from generator.vocabulary import load_vocabulary
 from generator.writer import WriteReport, write_output
 
 MKDOCS_SEPARATOR = r"[\s\-]+"  # the search plugin's default (in English)
+FINGERPRINTS = "api/fingerprints.json"
 
 
 @dataclass(frozen=True)
@@ -201,11 +208,19 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None, stale_inputs: 
             # The first build of a `mkdocs serve` session also starts from the pages earlier builds rendered.
             stored = open_page_cache(settings, cache.version, repr(addresses), read_only=True)
 
+    # What is made from each entry file alone is kept by the memo, or else in the page cache.
+    derived = remembered if remembered is not None else StoredMemo(stored) if stored is not None else None
+
     def catalog_pages() -> list[Page]:
-        return [
-            fingerprints_page(catalog, remembered),
-            Page(SEARCH_DOCS, to_json(search_documents(catalog, separator, remembered))),
-        ]
+        # The same entry files make the same two files: then they are read back whole.
+        files = tuple(item.cache_key for item in catalog.loaded)
+        fingerprints = memoized(derived, (FINGERPRINTS, files), lambda: fingerprints_json(catalog, derived))
+        search = memoized(
+            derived,
+            (SEARCH_DOCS, separator.pattern, files),
+            lambda: to_json(search_documents(catalog, separator, derived)),
+        )
+        return [Page(FINGERPRINTS, fingerprints), Page(SEARCH_DOCS, search)]
 
     pages = render_pages(catalog, env, site, remembered, workers, meanwhile=catalog_pages, stored=stored)
     # 3. Hand-written pages from docs/ join the generated ones.
@@ -222,9 +237,14 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None, stale_inputs: 
     return BuildReport(len(catalog.entries), len(pages), report)
 
 
-def fingerprints_page(catalog: Catalog, memo: MutableMapping | None = None) -> Page:
-    """api/fingerprints.json, the pattern set both diagnose engines read."""
-    return Page("api/fingerprints.json", canonical_json(compile_fingerprints(catalog.entries, memo)) + "\n")
+def fingerprints_json(catalog: Catalog, memo: MutableMapping | StoredMemo | None = None) -> str:
+    """api/fingerprints.json, the pattern set both diagnose engines read. With a memo, an
+    unchanged entry file's fingerprints are not compiled again."""
+    compiled = [
+        memoized(memo, ("fingerprints", item.cache_key), lambda entry=item.entry: entry_fingerprints(entry))
+        for item in catalog.loaded
+    ]
+    return canonical_json(fingerprint_set(compiled)) + "\n"
 
 
 @dataclass(frozen=True)

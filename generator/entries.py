@@ -29,7 +29,7 @@ class LoadedEntry:
     entry: Entry
     source: Source
     document: Document
-    cache_key: str = ""  # set when loaded with an EntryCache
+    cache_key: str = ""  # names the file's path and bytes in the caches and memos (entry_cache.cache_key)
     from_cache: bool = False  # rebuilt from the entry cache: its file passed every check before
 
 
@@ -61,10 +61,7 @@ def _load_all(
 ) -> list[tuple[LoadedEntry | None, list[Problem]]]:
     """Files the cache knows are validated from it; the others are parsed on `workers` cores."""
     raws = [_raw(source) for source in sources]
-    keys = [
-        cache_key(source, raw) if cache is not None and isinstance(raw, bytes) else ""
-        for source, raw in zip(sources, raws, strict=True)
-    ]
+    keys = [cache_key(source, raw) if isinstance(raw, bytes) else "" for source, raw in zip(sources, raws, strict=True)]
     results = [
         _from_cache(source, raw, key, cache, vocabulary) for source, raw, key in zip(sources, raws, keys, strict=True)
     ]
@@ -117,11 +114,9 @@ def load_entry(
 ) -> tuple[LoadedEntry | None, list[Problem]]:
     """One file, checked in full unless `cache` knows its bytes."""
     raw = _raw(source)
-    if cache is not None and isinstance(raw, bytes):
-        found = _from_cache(source, raw, cache_key(source, raw), cache, vocabulary)
-        if found is not None:
-            return found
-    return _validated(source, _parsed(raw, source), vocabulary)
+    key = cache_key(source, raw) if isinstance(raw, bytes) else ""
+    found = _from_cache(source, raw, key, cache, vocabulary)
+    return found if found is not None else _validated(source, _parsed(raw, source), vocabulary, key)
 
 
 def _raw(source: Source) -> bytes | Problem:

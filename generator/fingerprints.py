@@ -25,17 +25,20 @@ ERROR_HINTS_FILE = Path(__file__).with_name("error_hints.json")
 LOG_PREFIXES_FILE = Path(__file__).with_name("log_prefixes.json")
 
 
-def compile_fingerprints(entries: Sequence[Entry], memo: MutableMapping | None = None) -> dict:
-    """The fingerprint set as plain data, entries sorted by id, with a hash of its content.
+def compile_fingerprints(entries: Sequence[Entry]) -> dict:
+    """The fingerprint set as plain data, entries sorted by id, with a hash of its content."""
+    return fingerprint_set([entry_fingerprints(entry) for entry in sorted(entries, key=lambda entry: entry.id)])
 
-    With a memo (kept by a long-lived process), an entry that is still the same object as last
-    time (its file did not change) is not compiled again."""
+
+def fingerprint_set(compiled: list[dict]) -> dict:
+    """The set of these compiled entries (`entry_fingerprints`, in id order), with a hash of its
+    content. A caller may keep each entry's part from one build to the next."""
     body = {
         "schema_version": SCHEMA_VERSION,
         "error_hints": _data_file(ERROR_HINTS_FILE),
         "log_prefixes": _data_file(LOG_PREFIXES_FILE),
         "size_units": dict(dialect.SIZE_UNITS),
-        "entries": [_entry_remembered(entry, memo) for entry in sorted(entries, key=lambda entry: entry.id)],
+        "entries": compiled,
     }
     digest = hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
     return {**body, "hash": digest[:16]}
@@ -51,17 +54,8 @@ def _data_file(path: Path) -> object:
     return json.loads(_read_data_file(path))
 
 
-def _entry_remembered(entry: Entry, memo: MutableMapping | None) -> dict:
-    if memo is None:
-        return _entry(entry)
-    # Keyed by identity; the entry itself is kept with the result, so its id cannot be reused.
-    remembered = memo.get(("fingerprints", id(entry)))
-    if remembered is None or remembered[0] is not entry:
-        remembered = memo[("fingerprints", id(entry))] = (entry, _entry(entry))
-    return remembered[1]
-
-
-def _entry(entry: Entry) -> dict:
+def entry_fingerprints(entry: Entry) -> dict:
+    """One entry's part of the fingerprint set: its patterns ready for both engines."""
     diagnose = entry.diagnose
     return {
         "id": entry.id,

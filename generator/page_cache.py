@@ -1,16 +1,18 @@
-"""Entry pages and exports rendered by an earlier build, remembered on disk for the next one.
+"""What an earlier build rendered and derived, remembered on disk for the next one.
 
 Once its entries come from the entry cache, most of a build is rendering: about 0.6 ms for an
 entry's page and its JSON export. A page shows its own entry file, the titles of the entries it
 links to and of those linking to it, its path and its last-updated date. When none of these
 changed, and neither did the templates, the generator's code, the vocabularies, the Jinja2
 version nor the site's addresses, rendering it again would give the same bytes, so they are read
-back instead.
+back instead. The same holds for what is made from one entry file alone (its search document and
+its compiled fingerprints) and for the listings, made from the listed fields of every entry:
+`StoredMemo` keeps them, as JSON, under a hash of their inputs.
 
 The cache is one binary file in build/ (git-ignored, never committed): the version line, then for
-each entry a header line (its key and the byte lengths of its page and its export) followed by
-those bytes. It only saves time: when it is missing, damaged or made by other code, every page is
-rendered.
+each record a header line (its key and the byte length of each of its parts) followed by those
+bytes. A build keeps exactly the records it used or made. The cache only saves time: when it is
+missing, damaged or made by other code, everything is made again.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import jinja2
 
@@ -28,44 +31,81 @@ from generator.filetree import replace_file
 from generator.settings import Settings
 
 CACHE_NAME = ".trainwreck-page-cache"
-HEADER = re.compile(rb"([0-9a-f]{64}) (\d+) (\d+)\n")
+HEADER = re.compile(rb"([0-9a-f]{64})((?: \d+)*)\n")
 
-Rendered = tuple[bytes, bytes]  # an entry's page (Markdown) and its export (JSON), as UTF-8
+T = TypeVar("T")
+Record = tuple[bytes, ...]  # e.g. an entry's page (Markdown) and its export (JSON), as UTF-8
 
 
 @dataclass
 class PageCache:
-    """Rendered entry pages by key, as read at the start of a build."""
+    """Records by key: those read at the start of a build, and those this build used or made."""
 
     path: Path
     version: str
-    stored: dict[str, Rendered] = field(default_factory=dict)
+    stored: dict[str, Record] = field(default_factory=dict)
     read_only: bool = False  # `trainwreck build --check` reads the cache but does not save it
-    current: dict[str, Rendered] | None = None
+    current: dict[str, Record] = field(default_factory=dict)
 
-    def remember(self, current: dict[str, Rendered]) -> None:
-        """This build's pages, to be saved once the build has succeeded."""
-        self.current = current
+    def get(self, key: str) -> Record | None:
+        record = self.current.get(key)
+        if record is None:
+            record = self.stored.get(key)
+        if record is not None:
+            self.current[key] = record
+        return record
+
+    def put(self, key: str, record: Record) -> None:
+        self.current[key] = record
 
     def save(self) -> None:
-        """Keep exactly this build's pages, replacing the old file in one step; an unchanged
-        set is not written again."""
-        if self.read_only or self.current is None or self.current == self.stored:
+        """Keep exactly this build's records, replacing the old file in one step; an unchanged
+        set is not written again. Called once the build has succeeded."""
+        if self.read_only or self.current == self.stored:
             return
         replace_file(self.path, self._chunks())
         self.stored = self.current
+        self.current = {}
 
     def _chunks(self) -> Iterator[bytes]:
         yield self.version.encode() + b"\n"
-        for key, (page, export) in self.current.items():
-            yield f"{key} {len(page)} {len(export)}\n".encode()
-            yield page
-            yield export
+        for key, record in self.current.items():
+            yield (key + "".join(f" {len(part)}" for part in record) + "\n").encode()
+            yield from record
+
+
+class StoredMemo:
+    """A memo of JSON data kept in a PageCache, for the build stages that take one (search
+    documents, fingerprints, listings). Its keys are JSON data too: what the value is made from."""
+
+    def __init__(self, cache: PageCache) -> None:
+        self._cache = cache
+
+    def get(self, key: object) -> object | None:
+        record = self._cache.get(hashed_key(key))
+        return None if record is None else json.loads(record[0])
+
+    def __setitem__(self, key: object, value: object) -> None:
+        self._cache.put(hashed_key(key), (json.dumps(value, ensure_ascii=False).encode(),))
+
+
+def memoized(memo: MutableMapping | StoredMemo | None, key: Hashable, make: Callable[[], T]) -> T:
+    """What `memo` holds for `key`, made and stored first if it holds nothing (no memo: just made)."""
+    value = memo.get(key) if memo is not None else None
+    if value is None:
+        value = make()
+        if memo is not None:
+            memo[key] = value
+    return value
+
+
+def hashed_key(key: object) -> str:
+    return hashlib.sha256(json.dumps(key, ensure_ascii=False).encode()).hexdigest()
 
 
 def page_key(entry_key: str, inputs: object) -> str:
     """An entry file's cache key (its path and bytes) with what else its page shows (JSON data)."""
-    return hashlib.sha256(json.dumps([entry_key, inputs], ensure_ascii=False).encode()).hexdigest()
+    return hashed_key([entry_key, inputs])
 
 
 def open_page_cache(settings: Settings, code_version: str, addresses: str, read_only: bool = False) -> PageCache:
@@ -84,19 +124,20 @@ def open_page_cache(settings: Settings, code_version: str, addresses: str, read_
     return PageCache(path, version, stored, read_only)
 
 
-def _records(data: bytes, position: int) -> dict[str, Rendered]:
+def _records(data: bytes, position: int) -> dict[str, Record]:
     """Every record from `position` on; nothing at all if any record is damaged or cut short."""
     stored = {}
     while position < len(data):
         header = HEADER.match(data, position)
         if header is None:
             return {}
-        page_end = header.end() + int(header.group(2))
-        export_end = page_end + int(header.group(3))
-        if export_end > len(data):
+        parts, position = [], header.end()
+        for length in header.group(2).split():
+            parts.append(data[position : position + int(length)])
+            position += int(length)
+        if position > len(data):
             return {}
-        stored[header.group(1).decode()] = (data[header.end() : page_end], data[page_end:export_end])
-        position = export_end
+        stored[header.group(1).decode()] = tuple(parts)
     return stored
 
 

@@ -22,7 +22,7 @@ from generator import markdown
 from generator.catalog import Catalog
 from generator.faq import a_an, faq_for
 from generator.jsonschema import schema_text
-from generator.page_cache import PageCache, page_key
+from generator.page_cache import PageCache, StoredMemo, memoized, page_key
 from generator.parallel import Parts
 from generator.schema import Entry
 
@@ -104,9 +104,9 @@ def render_pages(
 
     With a memo (kept by a long-lived process), an entry page whose inputs did not change since
     the last call, or since the earlier build that `stored` it, is reused instead of rendered
-    again. Without one, the pages and exports of the
-    entries not `stored` by an earlier build are made on `workers` cores, while this process
-    makes the listings and calls `meanwhile`.
+    again. Without one, the pages and exports of the entries not `stored` by an earlier build are
+    made on `workers` cores, while this process makes (or reads back) the listings and calls
+    `meanwhile`.
     """
     if memo is not None:
         if stored is not None:
@@ -114,18 +114,17 @@ def render_pages(
         pages = entry_pages(catalog, env, site, memo) + entry_exports(catalog, memo)
         return sorted(pages + meanwhile() + _listing_pages_remembered(catalog, env, site, memo), key=_path)
     keys = _stored_page_keys(catalog, site, stored)
-    reused = {entry_id: stored.stored[key] for entry_id, key in keys.items() if key in stored.stored}
+    reused = {entry_id: files for entry_id, key in keys.items() if (files := stored.get(key)) is not None}
     missing = [entry for entry in catalog.entries if entry.id not in reused]
     entry_parts = Parts(_part_entry_pages, (catalog, env, site, missing), len(missing), workers)
     try:
-        pages = meanwhile() + _listing_pages_remembered(catalog, env, site, None)
+        listing_memo = StoredMemo(stored) if stored is not None else None
+        pages = meanwhile() + _listing_pages_remembered(catalog, env, site, listing_memo)
         rendered = entry_parts.results()
     finally:
         entry_parts.close()
-    if keys and not stored.read_only:
-        stored.remember(
-            {keys[entry_id]: files for entry_id, files in reused.items()} | _by_key(rendered, missing, keys)
-        )
+    for key, files in _by_key(rendered, missing, keys).items():
+        stored.put(key, files)
     pages += [page for entry_id, files in reused.items() for page in _entry_files(entry_id, files)]
     return sorted(pages + rendered, key=_path)
 
@@ -138,22 +137,20 @@ def _stored_page_keys(catalog: Catalog, site: SiteInfo, stored: PageCache | None
     """Each entry's key in the page cache (none when there is no cache to read or fill)."""
     if stored is None or (stored.read_only and not stored.stored):
         return {}
-    # An entry loaded without the entry cache has no key for its bytes, and is always rendered.
     return {
-        entry.id: page_key(loaded.cache_key, _entry_page_inputs(entry, catalog, site))
+        entry.id: page_key(catalog.source_of(entry.id).cache_key, _entry_page_inputs(entry, catalog, site))
         for entry in catalog.entries
-        if (loaded := catalog.source_of(entry.id)).cache_key
     }
 
 
 def _remember_stored_pages(catalog: Catalog, site: SiteInfo, memo: MutableMapping, stored: PageCache) -> None:
     """Put the pages and exports an earlier build rendered into the memo, so that the first
     build of a `mkdocs serve` session reads them back instead of rendering every entry."""
-    keys = _stored_page_keys(catalog, site, stored)
-    for entry in catalog.entries:
-        files = stored.stored.get(keys.get(entry.id, ""))
+    for entry_id, key in _stored_page_keys(catalog, site, stored).items():
+        files = stored.get(key)
         if files is not None:
-            page, export = _entry_files(entry.id, files)
+            entry = catalog.get(entry_id)
+            page, export = _entry_files(entry_id, files)
             memo[_page_memo_key(entry, catalog, site)] = page
             memo[_export_memo_key(entry, catalog)] = export
 
@@ -191,21 +188,23 @@ def _export_path(entry_id: str) -> str:
 
 
 def _listing_pages_remembered(
-    catalog: Catalog, env: Environment, site: SiteInfo, memo: MutableMapping | None
+    catalog: Catalog, env: Environment, site: SiteInfo, memo: MutableMapping | StoredMemo | None
 ) -> list[Page]:
     """The listings and catalog-wide exports; with a memo, made again only when a listed field changed."""
     # Listings show only the fields of entries.json and the former ids (the redirect pages):
     # when none changed, neither did they.
     index = entries_index(catalog)
     aliases = {entry.id: entry.aliases for entry in catalog.entries if entry.aliases}
-    listing_key = ("listings", json.dumps([index, aliases], sort_keys=True))
-    if memo is not None and listing_key in memo:
-        listings = memo[listing_key]
-    else:
-        listings = [page for kind in PAGE_KINDS for page in kind(catalog, env, site)]
-        if memo is not None:
-            memo[listing_key] = listings
-    return listings + export_pages(catalog, index)
+    listings = memoized(
+        memo,
+        ("listings", json.dumps([index, aliases], sort_keys=True)),
+        lambda: [
+            [page.path, page.content]
+            for page in [page for kind in PAGE_KINDS for page in kind(catalog, env, site)]
+            + export_pages(catalog, index)
+        ],
+    )
+    return [Page(path, content) for path, content in listings]
 
 
 def entry_url(entry_id: str) -> str:

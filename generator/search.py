@@ -20,6 +20,7 @@ from collections.abc import Iterable, MutableMapping
 
 from generator import markdown
 from generator.catalog import Catalog
+from generator.page_cache import StoredMemo, memoized
 from generator.pages import entry_url
 from generator.schema import Entry
 
@@ -34,20 +35,19 @@ WORKER_CHARACTER = {"&amp;": "&", "&quot;": '"', "&#39;": "'", "&lt;": "<", "&gt
 NON_ASCII_PIECE = re.compile(r"(?<![^ ])([^ ]*[^\x00-\x7f][^ ]*)")
 
 
-def search_documents(catalog: Catalog, separator: re.Pattern, memo: MutableMapping | None = None) -> dict:
+def search_documents(catalog: Catalog, separator: re.Pattern, memo: MutableMapping | StoredMemo | None = None) -> dict:
     """Search documents of every entry, in the theme's format (title and text are HTML).
 
     `separator` is the site's search separator (mkdocs.yml). With a memo (kept by a long-lived
-    process), the document of an unchanged entry is reused."""
-    docs = []
-    for entry in catalog.entries:
-        key = ("search", separator.pattern, catalog.source_of(entry.id).document.text)
-        doc = memo.get(key) if memo is not None else None
-        if doc is None:
-            doc = search_document(entry, entry_url(entry.id), separator)
-            if memo is not None:
-                memo[key] = doc
-        docs.append(doc)
+    process, or on disk by earlier builds), the document of an unchanged entry file is reused."""
+    docs = [
+        memoized(
+            memo,
+            ("search", separator.pattern, item.cache_key),
+            lambda entry=item.entry: search_document(entry, entry_url(entry.id), separator),
+        )
+        for item in catalog.loaded
+    ]
     return {"docs": docs}
 
 
