@@ -14,7 +14,7 @@ from jinja2 import Environment
 from generator import freshness
 from generator.catalog import Catalog, build_catalog
 from generator.document import Document
-from generator.entries import load_entries
+from generator.entries import LoadedEntry, load_entries
 from generator.entry_cache import EntryCache, open_cache
 from generator.errors import Problem, ProblemsFound
 from generator.fingerprints import (
@@ -25,10 +25,10 @@ from generator.fingerprints import (
     fingerprint_set,
 )
 from generator.history import last_updated
-from generator.page_cache import StoredMemo, memoized, open_page_cache
+from generator.page_cache import StoredMemo, memoized, memoized_whole, open_page_cache
 from generator.pages import Page, SiteInfo, make_environment, render_pages, to_json
 from generator.parallel import worker_count
-from generator.search import SEARCH_DOCS, search_documents
+from generator.search import SEARCH_DOCS, search_document_key, search_documents
 from generator.settings import Settings
 from generator.sources import find_sources
 from generator.vocabulary import load_vocabulary
@@ -77,6 +77,11 @@ class Recent(MutableMapping):
 
     def __len__(self) -> int:
         return len(self._values)
+
+    def keep(self, key: Hashable) -> None:
+        """Count `key` as used, if it is here."""
+        if key in self._values:
+            self._used.add(key)
 
     def forget_unused(self) -> None:
         """Drop what no lookup or store touched since the last call."""
@@ -214,10 +219,16 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None, stale_inputs: 
     def catalog_pages() -> list[Page]:
         # The same entry files make the same two files: then they are read back whole.
         files = tuple(item.cache_key for item in catalog.loaded)
-        fingerprints = memoized(derived, (FINGERPRINTS, files), lambda: fingerprints_json(catalog, derived))
-        search = memoized(
+        fingerprints = memoized_whole(
+            derived,
+            (FINGERPRINTS, files),
+            [fingerprints_key(item) for item in catalog.loaded],
+            lambda: fingerprints_json(catalog, derived),
+        )
+        search = memoized_whole(
             derived,
             (SEARCH_DOCS, separator.pattern, files),
+            [search_document_key(item, separator) for item in catalog.loaded],
             lambda: to_json(search_documents(catalog, separator, derived)),
         )
         return [Page(FINGERPRINTS, fingerprints), Page(SEARCH_DOCS, search)]
@@ -241,10 +252,14 @@ def fingerprints_json(catalog: Catalog, memo: MutableMapping | StoredMemo | None
     """api/fingerprints.json, the pattern set both diagnose engines read. With a memo, an
     unchanged entry file's fingerprints are not compiled again."""
     compiled = [
-        memoized(memo, ("fingerprints", item.cache_key), lambda entry=item.entry: entry_fingerprints(entry))
+        memoized(memo, fingerprints_key(item), lambda entry=item.entry: entry_fingerprints(entry))
         for item in catalog.loaded
     ]
     return canonical_json(fingerprint_set(compiled)) + "\n"
+
+
+def fingerprints_key(item: LoadedEntry) -> tuple:
+    return ("fingerprints", item.cache_key)
 
 
 @dataclass(frozen=True)

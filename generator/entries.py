@@ -26,7 +26,7 @@ PLACEHOLDER = re.compile(SCAFFOLD_MARKER.pattern + r"|\bTODO:")  # also a writer
 class LoadedEntry:
     """A valid entry with where it came from, so later stages can still point at lines."""
 
-    entry: Entry
+    entry: Entry  # or a CachedEntry, which reads the same
     source: Source
     document: Document
     cache_key: str = ""  # names the file's path and bytes in the caches and memos (entry_cache.cache_key)
@@ -81,12 +81,8 @@ def _from_cache(
     source: Source, raw: bytes | Problem, key: str, cache: EntryCache | None, vocabulary: Vocabulary
 ) -> tuple[LoadedEntry, list[Problem]] | None:
     """The entry rebuilt from the cache, or None when it has to be parsed and checked in full."""
-    model = cache.model_json(key) if key and cache is not None else None
-    if model is None:
-        return None
-    try:
-        entry = Entry.model_validate_json(model, context={"vocabulary": vocabulary, "from_cache": True})
-    except ValidationError:
+    entry = cache.cached_entry(key, vocabulary) if key and cache is not None else None
+    if entry is None:
         return None
     document = Document.unparsed(raw)
     return LoadedEntry(entry, source, document, cache_key=key, from_cache=True), []

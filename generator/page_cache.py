@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Hashable, Iterator, MutableMapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -88,6 +88,10 @@ class StoredMemo:
     def __setitem__(self, key: object, value: object) -> None:
         self._cache.put(hashed_key(key), (json.dumps(value, ensure_ascii=False).encode(),))
 
+    def keep(self, key: object) -> None:
+        """Keep what is stored for `key` for the next build, without reading it now."""
+        self._cache.get(hashed_key(key))
+
 
 def memoized(memo: MutableMapping | StoredMemo | None, key: Hashable, make: Callable[[], T]) -> T:
     """What `memo` holds for `key`, made and stored first if it holds nothing (no memo: just made)."""
@@ -96,6 +100,20 @@ def memoized(memo: MutableMapping | StoredMemo | None, key: Hashable, make: Call
         value = make()
         if memo is not None:
             memo[key] = value
+    return value
+
+
+def memoized_whole(
+    memo: MutableMapping | StoredMemo | None, key: Hashable, part_keys: Iterable[Hashable], make: Callable[[], T]
+) -> T:
+    """`memoized`, for a value that `make` builds from parts it memoizes under `part_keys`. When
+    the whole is found, its parts are kept too: a memo keeps only what the last build used, and
+    the next change will need all but one of them."""
+    value = memo.get(key) if memo is not None else None
+    if value is None:
+        return memoized(memo, key, make)
+    for part_key in part_keys:
+        memo.keep(part_key)
     return value
 
 

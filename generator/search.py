@@ -20,6 +20,7 @@ from collections.abc import Iterable, MutableMapping
 
 from generator import markdown
 from generator.catalog import Catalog
+from generator.entries import LoadedEntry
 from generator.page_cache import StoredMemo, memoized
 from generator.pages import entry_url
 from generator.schema import Entry
@@ -43,12 +44,17 @@ def search_documents(catalog: Catalog, separator: re.Pattern, memo: MutableMappi
     docs = [
         memoized(
             memo,
-            ("search", separator.pattern, item.cache_key),
+            search_document_key(item, separator),
             lambda entry=item.entry: search_document(entry, entry_url(entry.id), separator),
         )
         for item in catalog.loaded
     ]
     return {"docs": docs}
+
+
+def search_document_key(item: LoadedEntry, separator: re.Pattern) -> tuple:
+    """An entry's search document is made from its file alone, cut into words with `separator`."""
+    return ("search", separator.pattern, item.cache_key)
 
 
 def search_document(entry: Entry, location: str, separator: re.Pattern) -> dict:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import zlib
+
 import pytest
 from conftest import fixture_text, generated, rebuild, write_entry
 
 from generator.build import Memo, build, load_catalog
-from generator.entry_cache import CACHE_NAME, open_cache
+from generator.entry_cache import CACHE_NAME, CachedEntry, open_cache
 from generator.errors import ProblemsFound
+from generator.schema import Entry
 
 ENTRIES = ["cuda-error-generic", "cuda-illegal-memory-access", "cuda-oom", "nccl-watchdog-timeout"]
 
@@ -82,12 +85,49 @@ def test_a_damaged_or_foreign_cache_is_ignored(repo, damage):
     assert cached_ids(repo) == ENTRIES
 
 
-def test_a_cached_model_that_no_longer_validates_is_parsed_again(repo):
+def test_a_cached_line_changed_by_hand_is_parsed_again(repo):
+    # Its checksum no longer holds.
     build(repo)
     path = repo.root / "build" / CACHE_NAME
     path.write_text(path.read_text(encoding="utf-8").replace('"severity":"high"', '"severity":"apocalyptic"'))
-    rebuilt = sorted(item.entry.severity for item in load_catalog(repo, cache=open_cache(repo)).loaded)
-    assert "apocalyptic" not in rebuilt and "high" in rebuilt
+    rebuilt = load_catalog(repo, cache=open_cache(repo)).loaded
+    assert "apocalyptic" not in [item.entry.severity for item in rebuilt]
+    parsed_again = ["cuda-illegal-memory-access", "cuda-oom", "nccl-watchdog-timeout"]
+    assert sorted(item.entry.id for item in rebuilt if not item.from_cache) == parsed_again
+
+
+def test_a_cached_header_that_does_not_validate_is_parsed_again(repo):
+    build(repo)
+    path = repo.root / "build" / CACHE_NAME
+    version, *lines = path.read_bytes().split(b"\n")
+    damaged = []
+    for line in lines:
+        key, _, record = line.split(b" ", 2) if line else (b"", b"", b"")
+        if b'"id":"cuda-oom"' in record:
+            record = record.replace(b'"created":"', b'"created":"not a date ', 1)
+            line = b"%s %08x %s" % (key, zlib.crc32(record), record)
+        damaged.append(line)
+    path.write_bytes(b"\n".join([version, *damaged]))
+    assert cached_ids(repo) == ["cuda-error-generic", "cuda-illegal-memory-access", "nccl-watchdog-timeout"]
+
+
+def test_a_cached_entry_reads_as_the_entry_it_stands_for(repo):
+    build(repo)
+    parsed = {item.entry.id: item.entry for item in load_catalog(repo).loaded}
+    for item in load_catalog(repo, cache=open_cache(repo, read_only=True)).loaded:
+        assert isinstance(item.entry, CachedEntry)
+        entry = parsed[item.entry.id]
+        assert {name: getattr(item.entry, name) for name in Entry.model_fields} == dict(entry)
+        assert item.entry.model_dump(mode="json") == entry.model_dump(mode="json")
+
+
+def test_a_build_with_every_page_cached_validates_no_whole_model(repo, monkeypatch):
+    # Only the headers: what listings, links and the page cache's keys read.
+    build(repo)
+    first = generated(repo)
+    monkeypatch.setattr(CachedEntry, "_entry", property(lambda entry: pytest.fail(f"{entry.id} validated whole")))
+    rebuild(repo)
+    assert generated(repo) == first
 
 
 def test_check_only_builds_leave_the_cache_alone(repo):

@@ -7,7 +7,8 @@ import shutil
 import pytest
 from conftest import fixture_text, generated, make_repo, rebuild, write_entry
 
-from generator import fingerprints, pages, writer
+from generator import build as build_module
+from generator import fingerprints, pages, search, writer
 from generator.build import Memo, build
 from generator.page_cache import CACHE_NAME
 
@@ -77,6 +78,47 @@ def test_a_new_repository_address_renders_every_page_again(repo, rendered, tmp_p
     build(repo)
     assert sorted(rendered) == ENTRIES
     assert "https://github.com/someone-else/trainwreck/edit/main/" in generated(repo)["entries/cuda-oom.md"].decode()
+    assert generated(repo) == fresh_build(repo, tmp_path)
+
+
+@pytest.fixture
+def derived(monkeypatch) -> dict[str, list]:
+    """What the builds of a test made again besides entry pages: ids of the entries whose search
+    document and fingerprints were made, and the listing kinds rendered."""
+    made: dict[str, list] = {"search": [], "fingerprints": [], "listings": []}
+    search_document, entry_fingerprints = search.search_document, build_module.entry_fingerprints
+
+    def recording(kind, function, name=lambda entry, *rest: entry.id):
+        return lambda *args: made[kind].append(name(*args)) or function(*args)
+
+    monkeypatch.setattr(search, "search_document", recording("search", search_document))
+    monkeypatch.setattr(build_module, "entry_fingerprints", recording("fingerprints", entry_fingerprints))
+    kinds = [recording("listings", kind, lambda *args, kind=kind: kind.__name__) for kind in pages.PAGE_KINDS]
+    monkeypatch.setattr(pages, "PAGE_KINDS", tuple(kinds))
+    return made
+
+
+def test_search_documents_fingerprints_and_listings_are_made_again_only_when_their_inputs_change(
+    repo, derived, tmp_path
+):
+    build(repo)
+    assert sorted(derived["search"]) == sorted(derived["fingerprints"]) == ENTRIES
+    assert derived["listings"] == ["redirect_pages", "index_pages", "listing_pages"]
+    first = generated(repo)
+    for made in derived.values():
+        made.clear()
+    rebuild(repo)
+    assert derived == {"search": [], "fingerprints": [], "listings": []}
+    assert generated(repo) == first
+    # A summary is in the entry's search document, not in any listing.
+    text = fixture_text("memory", "cuda-oom").replace("for a new tensor", "for another tensor")
+    write_entry(repo, "memory", "cuda-oom", text)
+    build(repo)
+    assert derived == {"search": ["cuda-oom"], "fingerprints": ["cuda-oom"], "listings": []}
+    # A title is listed.
+    write_entry(repo, "memory", "cuda-oom", text.replace("title: CUDA out of memory", "title: GPU ran out of memory"))
+    build(repo)
+    assert derived["listings"] == ["redirect_pages", "index_pages", "listing_pages"]
     assert generated(repo) == fresh_build(repo, tmp_path)
 
 
