@@ -25,7 +25,7 @@ from generator.fingerprints import (
     fingerprint_set,
 )
 from generator.history import last_updated
-from generator.page_cache import StoredMemo, memoized, memoized_whole, open_page_cache
+from generator.page_cache import DataMemo, StoredMemo, memoized, memoized_whole, open_page_cache
 from generator.pages import Page, SiteInfo, make_environment, render_pages, to_json
 from generator.parallel import worker_count
 from generator.search import SEARCH_DOCS, search_document_key, search_documents
@@ -248,7 +248,7 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None, stale_inputs: 
     return BuildReport(len(catalog.entries), len(pages), report)
 
 
-def fingerprints_json(catalog: Catalog, memo: MutableMapping | StoredMemo | None = None) -> str:
+def fingerprints_json(catalog: Catalog, memo: DataMemo | None = None) -> str:
     """api/fingerprints.json, the pattern set both diagnose engines read. With a memo, an
     unchanged entry file's fingerprints are not compiled again."""
     compiled = [

@@ -20,10 +20,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Hashable, Iterable, Iterator, MutableMapping
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import jinja2
 
@@ -74,6 +74,17 @@ class PageCache:
             yield from record
 
 
+class DataMemo(Protocol):
+    """What the build stages that reuse earlier work need of a memo: a `mkdocs serve` process's
+    (`Recent` in generator/build.py) or one kept on disk (`StoredMemo`)."""
+
+    def get(self, key: Hashable) -> object | None: ...
+
+    def __setitem__(self, key: Hashable, value: object) -> None: ...
+
+    def keep(self, key: Hashable) -> None: ...
+
+
 class StoredMemo:
     """A memo of JSON data kept in a PageCache, for the build stages that take one (search
     documents, fingerprints, listings). Its keys are JSON data too: what the value is made from."""
@@ -81,19 +92,19 @@ class StoredMemo:
     def __init__(self, cache: PageCache) -> None:
         self._cache = cache
 
-    def get(self, key: object) -> object | None:
+    def get(self, key: Hashable) -> object | None:
         record = self._cache.get(hashed_key(key))
         return None if record is None else json.loads(record[0])
 
-    def __setitem__(self, key: object, value: object) -> None:
+    def __setitem__(self, key: Hashable, value: object) -> None:
         self._cache.put(hashed_key(key), (json.dumps(value, ensure_ascii=False).encode(),))
 
-    def keep(self, key: object) -> None:
+    def keep(self, key: Hashable) -> None:
         """Keep what is stored for `key` for the next build, without reading it now."""
         self._cache.get(hashed_key(key))
 
 
-def memoized(memo: MutableMapping | StoredMemo | None, key: Hashable, make: Callable[[], T]) -> T:
+def memoized(memo: DataMemo | None, key: Hashable, make: Callable[[], T]) -> T:
     """What `memo` holds for `key`, made and stored first if it holds nothing (no memo: just made)."""
     value = memo.get(key) if memo is not None else None
     if value is None:
@@ -103,9 +114,7 @@ def memoized(memo: MutableMapping | StoredMemo | None, key: Hashable, make: Call
     return value
 
 
-def memoized_whole(
-    memo: MutableMapping | StoredMemo | None, key: Hashable, part_keys: Iterable[Hashable], make: Callable[[], T]
-) -> T:
+def memoized_whole(memo: DataMemo | None, key: Hashable, part_keys: Iterable[Hashable], make: Callable[[], T]) -> T:
     """`memoized`, for a value that `make` builds from parts it memoizes under `part_keys`. When
     the whole is found, its parts are kept too: a memo keeps only what the last build used, and
     the next change will need all but one of them."""

@@ -22,7 +22,7 @@ from generator import markdown
 from generator.catalog import Catalog
 from generator.faq import a_an, faq_for
 from generator.jsonschema import schema_text
-from generator.page_cache import PageCache, StoredMemo, memoized, page_key
+from generator.page_cache import DataMemo, PageCache, StoredMemo, memoized, page_key
 from generator.parallel import Parts
 from generator.schema import Entry
 
@@ -187,9 +187,7 @@ def _export_path(entry_id: str) -> str:
     return f"api/entries/{entry_id}.json"
 
 
-def _listing_pages_remembered(
-    catalog: Catalog, env: Environment, site: SiteInfo, memo: MutableMapping | StoredMemo | None
-) -> list[Page]:
+def _listing_pages_remembered(catalog: Catalog, env: Environment, site: SiteInfo, memo: DataMemo | None) -> list[Page]:
     """The listings and catalog-wide exports; with a memo, made again only when a listed field changed."""
     # Listings show only the fields of entries.json and the former ids (the redirect pages):
     # when none changed, neither did they.

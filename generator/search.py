@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, MutableMapping
+from collections.abc import Iterable
 
 from generator import markdown
 from generator.catalog import Catalog
 from generator.entries import LoadedEntry
-from generator.page_cache import StoredMemo, memoized
+from generator.page_cache import DataMemo, memoized
 from generator.pages import entry_url
 from generator.schema import Entry
 
@@ -36,7 +36,7 @@ WORKER_CHARACTER = {"&amp;": "&", "&quot;": '"', "&#39;": "'", "&lt;": "<", "&gt
 NON_ASCII_PIECE = re.compile(r"(?<![^ ])([^ ]*[^\x00-\x7f][^ ]*)")
 
 
-def search_documents(catalog: Catalog, separator: re.Pattern, memo: MutableMapping | StoredMemo | None = None) -> dict:
+def search_documents(catalog: Catalog, separator: re.Pattern, memo: DataMemo | None = None) -> dict:
     """Search documents of every entry, in the theme's format (title and text are HTML).
 
     `separator` is the site's search separator (mkdocs.yml). With a memo (kept by a long-lived
