@@ -25,7 +25,7 @@ from generator.fingerprints import (
     fingerprint_set,
 )
 from generator.history import last_updated
-from generator.page_cache import DataMemo, StoredMemo, memoized, memoized_whole, open_page_cache
+from generator.page_cache import DataMemo, StoredMemo, memoized, open_page_cache
 from generator.pages import Page, SiteInfo, make_environment, render_pages, to_json
 from generator.parallel import worker_count
 from generator.search import SEARCH_DOCS, search_document_key, search_documents
@@ -219,17 +219,17 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None, stale_inputs: 
     def catalog_pages() -> list[Page]:
         # The same entry files make the same two files: then they are read back whole.
         files = tuple(item.cache_key for item in catalog.loaded)
-        fingerprints = memoized_whole(
+        fingerprints = memoized(
             derived,
             (FINGERPRINTS, files),
-            [fingerprints_key(item) for item in catalog.loaded],
             lambda: fingerprints_json(catalog, derived),
+            parts=[fingerprints_key(item) for item in catalog.loaded],
         )
-        search = memoized_whole(
+        search = memoized(
             derived,
             (SEARCH_DOCS, separator.pattern, files),
-            [search_document_key(item, separator) for item in catalog.loaded],
             lambda: to_json(search_documents(catalog, separator, derived)),
+            parts=[search_document_key(item, separator) for item in catalog.loaded],
         )
         return [Page(FINGERPRINTS, fingerprints), Page(SEARCH_DOCS, search)]
 

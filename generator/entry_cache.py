@@ -45,8 +45,17 @@ GENERATOR_DIR = Path(__file__).parent
 # What a build reads of every entry, changed or not: the listed fields, links to other entries
 # (`diagnose.explains` among them) and the page cache's keys.
 HEADER_FIELDS = (
-    *("id", "title", "aliases", "category", "severity", "status", "tags", "affected", "created"),
-    *("related", "diagnose"),
+    "id",
+    "title",
+    "aliases",
+    "category",
+    "severity",
+    "status",
+    "tags",
+    "affected",
+    "created",
+    "related",
+    "diagnose",
 )
 EntryHeader = create_model(
     "EntryHeader",

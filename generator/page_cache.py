@@ -104,25 +104,20 @@ class StoredMemo:
         self._cache.get(hashed_key(key))
 
 
-def memoized(memo: DataMemo | None, key: Hashable, make: Callable[[], T]) -> T:
-    """What `memo` holds for `key`, made and stored first if it holds nothing (no memo: just made)."""
+def memoized(memo: DataMemo | None, key: Hashable, make: Callable[[], T], parts: Iterable[Hashable] = ()) -> T:
+    """What `memo` holds for `key`, made and stored first if it holds nothing (no memo: just made).
+
+    `parts` are the keys under which `make` memoizes what it builds the value from. When the value
+    is found, they are kept too: a memo keeps only what the last build used, and the next change
+    will need all but one of them."""
     value = memo.get(key) if memo is not None else None
     if value is None:
         value = make()
         if memo is not None:
             memo[key] = value
-    return value
-
-
-def memoized_whole(memo: DataMemo | None, key: Hashable, part_keys: Iterable[Hashable], make: Callable[[], T]) -> T:
-    """`memoized`, for a value that `make` builds from parts it memoizes under `part_keys`. When
-    the whole is found, its parts are kept too: a memo keeps only what the last build used, and
-    the next change will need all but one of them."""
-    value = memo.get(key) if memo is not None else None
-    if value is None:
-        return memoized(memo, key, make)
-    for part_key in part_keys:
-        memo.keep(part_key)
+    else:
+        for part in parts:
+            memo.keep(part)
     return value
 
 
