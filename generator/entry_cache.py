@@ -18,6 +18,7 @@ checked in full.
 from __future__ import annotations
 
 import hashlib
+import mmap
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ import pydantic
 import yaml
 from pydantic import create_model
 
-from generator.filetree import replace_file
+from generator.filetree import mapped_file, replace_file
 from generator.schema import Entry, Model
 from generator.settings import Settings
 from generator.sources import Source
@@ -137,18 +138,27 @@ def open_cache(settings: Settings, read_only: bool = False) -> EntryCache:
     """The cache of earlier builds, or an empty one if there is none usable."""
     path = settings.root / "build" / CACHE_NAME
     version = checker_version(settings)
-    try:
-        # Bytes: decoding 100 MB of text took longer than reading it. Pydantic reads UTF-8 JSON.
-        lines = path.read_bytes().split(b"\n")
-    except OSError:
-        lines = []
-    checked = {}
-    if lines and lines[0] == version.encode():
-        # One line per entry (JSON has no raw newline); a line whose checksum fails is left out.
-        for line in lines[1:]:
-            if KEYED_LINE.match(line) and int(line[65:73], 16) == zlib.crc32(memoryview(line)[RECORD_START:]):
-                checked[line[:64].decode()] = line
+    with mapped_file(path) as data:
+        checked = _checked_lines(data, version.encode() + b"\n")
     return EntryCache(path, version, checked, read_only)
+
+
+def _checked_lines(data: bytes | mmap.mmap, first_line: bytes) -> dict[str, bytes]:
+    """Each line after `first_line` by its key; a line whose checksum fails is left out.
+
+    Lines stay bytes: decoding 100 MB of text took longer than reading it, and Pydantic reads
+    UTF-8 JSON. One line per entry, as JSON has no raw newline."""
+    if data[: len(first_line)] != first_line:
+        return {}
+    checked = {}
+    position = len(first_line)
+    while position < len(data):
+        end = data.find(b"\n", position)
+        end = len(data) if end < 0 else end
+        line, position = data[position:end], end + 1
+        if KEYED_LINE.match(line) and int(line[65:73], 16) == zlib.crc32(memoryview(line)[RECORD_START:]):
+            checked[line[:64].decode()] = line
+    return checked
 
 
 def checker_version(settings: Settings) -> str:

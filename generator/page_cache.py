@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from typing import Protocol, TypeVar
 
 import jinja2
 
-from generator.filetree import replace_file
+from generator.filetree import mapped_file, replace_file
 from generator.settings import Settings
 
 CACHE_NAME = ".trainwreck-page-cache"
@@ -137,16 +138,13 @@ def open_page_cache(settings: Settings, code_version: str, addresses: str, read_
     the templates, the Jinja2 version and the site's `addresses` are added to it here."""
     path = settings.root / "build" / CACHE_NAME
     version = _version(settings, code_version, addresses)
-    try:
-        data = path.read_bytes()
-    except OSError:
-        data = b""
     first_line = version.encode() + b"\n"
-    stored = _records(data, len(first_line)) if data.startswith(first_line) else {}
+    with mapped_file(path) as data:
+        stored = _records(data, len(first_line)) if data[: len(first_line)] == first_line else {}
     return PageCache(path, version, stored, read_only)
 
 
-def _records(data: bytes, position: int) -> dict[str, Record]:
+def _records(data: bytes | mmap.mmap, position: int) -> dict[str, Record]:
     """Every record from `position` on; nothing at all if any record is damaged or cut short."""
     stored = {}
     while position < len(data):

@@ -38,14 +38,15 @@ def find_sources(entries_dir: Path, root: Path) -> tuple[list[Source], list[Prob
             if len(relative) > 1:
                 problems.append(Problem(shown, 1, 1, "", "entries are one folder deep: entries/<category>/<id>.yaml"))
             continue
-        if path.suffix == ".yml":
+        stem, suffix = os.path.splitext(item.name)
+        if suffix == ".yml":
             problems.append(Problem(shown, 1, 1, "", "entry files end in .yaml, not .yml"))
-        elif path.suffix != ".yaml":
+        elif suffix != ".yaml":
             problems.append(Problem(shown, 1, 1, "", "only .yaml entry files belong under entries/<category>/"))
         elif len(relative) != 2:
             problems.append(Problem(shown, 1, 1, "", "entries live at entries/<category>/<id>.yaml"))
         else:
-            sources.append(Source(path, shown, relative[0], path.stem))
+            sources.append(Source(path, shown, relative[0], stem))
     return sources, problems
 
 
