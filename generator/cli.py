@@ -201,26 +201,37 @@ def _export(settings: Settings, args) -> int:
 
 
 def _fmt(settings: Settings, args) -> int:
-    from ruamel.yaml.error import YAMLError
-
     from generator.filetree import replace_file
-    from generator.formatting import FormattingError, format_entry
+    from generator.formatting import FormattingError, format_entries, known_canonical, remember_canonical, text_digest
+    from generator.parallel import worker_count
     from generator.sources import find_sources
 
     paths = args.paths or sorted(source.path for source in find_sources(settings.entries_dir, settings.root)[0])
-    changed, broken = [], []
+    texts, broken = {}, []
     for path in paths:
-        shown = _shown(path, settings.root)
         try:
-            text = path.read_text(encoding="utf-8")
-            formatted = format_entry(text)
-        except (OSError, UnicodeDecodeError, YAMLError, FormattingError) as error:
-            broken.append(f"{shown}: cannot format: {str(error).splitlines()[0]}")
+            texts[path] = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            broken.append(f"{_shown(path, settings.root)}: cannot format: {str(error).splitlines()[0]}")
+    known = known_canonical(settings.root)
+    to_format = [path for path, text in texts.items() if text_digest(text) not in known]
+    canonical = {text_digest(text) for text in texts.values()} & known
+    changed = []
+    for path, formatted in zip(
+        to_format, format_entries([texts[path] for path in to_format], worker_count()), strict=True
+    ):
+        shown = _shown(path, settings.root)
+        if isinstance(formatted, FormattingError):
+            broken.append(f"{shown}: cannot format: {formatted}")
             continue
-        if formatted != text:
+        canonical.add(text_digest(formatted))
+        if formatted != texts[path]:
             changed.append(shown)
             if not args.check:
                 replace_file(path, [formatted.encode("utf-8")])
+    if not args.check:
+        # Named files leave what is known of the others; a run over every entry keeps just these.
+        remember_canonical(settings.root, canonical | known if args.paths else canonical)
     for line in broken:
         print(line, file=sys.stderr)
     verb = "would reformat" if args.check else "reformatted"

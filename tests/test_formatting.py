@@ -8,8 +8,9 @@ import pytest
 import yaml
 from conftest import write_entry
 
+from generator import formatting, parallel
 from generator.cli import main
-from generator.formatting import MODELINE, format_entry
+from generator.formatting import MODELINE, FormattingError, format_entries, format_entry
 
 REPO = Path(__file__).resolve().parents[1]
 REAL_ENTRIES = sorted((REPO / "entries").glob("*/*.yaml"))
@@ -87,3 +88,56 @@ def test_broken_yaml_is_reported_not_rewritten(repo, capsys):
     assert main(["--root", str(repo.root), "fmt", str(path)]) == 1
     assert "entries/memory/broken.yaml: cannot format:" in capsys.readouterr().err
     assert path.read_text() == "id: [unclosed\n"
+
+
+@pytest.fixture
+def formatted(monkeypatch) -> list[str]:
+    """The ids of the entries that the fmt runs of a test formatted."""
+    ids: list[str] = []
+    real = formatting.format_entry
+
+    def recording(text: str) -> str:
+        ids.append(yaml.safe_load(text)["id"])
+        return real(text)
+
+    monkeypatch.setattr(formatting, "format_entry", recording)
+    return ids
+
+
+def test_a_second_run_formats_only_the_files_changed_since(repo, capsys, formatted, monkeypatch):
+    assert main(["--root", str(repo.root), "fmt"]) == 0
+    every = sorted(formatted)
+    assert len(every) == 4
+    formatted.clear()
+    assert main(["--root", str(repo.root), "fmt"]) == 0
+    assert formatted == []
+    assert capsys.readouterr().err.splitlines()[-1] == "0 file(s) reformatted, 4 unchanged"
+    # An edit by hand, even one that leaves the file out of the canonical layout, is formatted.
+    path = repo.entries_dir / "memory" / "cuda-oom.yaml"
+    path.write_text(path.read_text() + "\n\n")
+    assert main(["--root", str(repo.root), "fmt", "--check"]) == 1
+    assert main(["--root", str(repo.root), "fmt"]) == 0
+    assert formatted == ["cuda-oom", "cuda-oom"]
+    assert "reformatted entries/memory/cuda-oom.yaml" in capsys.readouterr().err
+    formatted.clear()
+    # Another formatter (its code, or its YAML libraries) formats everything again.
+    monkeypatch.setattr(formatting, "_formatter_version", lambda: "0" * 64)
+    assert main(["--root", str(repo.root), "fmt"]) == 0
+    assert sorted(formatted) == every
+
+
+def test_check_mode_remembers_nothing(repo, formatted):
+    assert main(["--root", str(repo.root), "fmt", "--check"]) == 1  # three fixtures are not in the layout
+    assert not (repo.root / "build" / formatting.CACHE_NAME).exists()
+    assert main(["--root", str(repo.root), "fmt", "--check"]) == 1
+    assert len(formatted) == 8
+
+
+def test_forked_workers_format_as_one_process_does(repo, monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_ITEMS_PER_WORKER", 1)
+    texts = [path.read_text() + "\n\n" for path in sorted(repo.entries_dir.glob("*/*.yaml"))]
+    texts.append("id: [unclosed\n")
+    results = format_entries(texts, workers=2)
+    assert results[:-1] == [format_entry(text) for text in texts[:-1]]
+    assert isinstance(results[-1], FormattingError)
+    assert str(results[-1]).startswith("while parsing a flow sequence")
