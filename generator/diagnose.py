@@ -183,26 +183,18 @@ class Group:
     first: tuple[str, int, int | None] = (NO_TIME, 0, None)  # (time, line, rank) of the earliest hit
 
 
-class Matcher:
-    """Feed cleaned lines in chunks; ask for the canonical result at the end."""
+class Patterns:
+    """A fingerprint set made ready to match: its regexes compiled, its fingerprints by anchor and
+    stage 1's literal finder. Made once for any number of logs; a set holds about 850 regexes, more
+    than the re module caches, so a Matcher made from the set alone compiles them all again."""
 
     def __init__(self, fingerprint_set: dict):
         self.set = fingerprint_set
-        self.cleaner = LineCleaner(fingerprint_set["log_prefixes"])
-        self.lines = 0
-        self.groups: dict[tuple[str, int], dict[str, Group]] = {}
-        self.excluded: set[str] = set()
-        # Error-looking lines → [first line, count, fingerprints hit]. A line that hit none is unmatched;
-        # one that did waits apart (its own cap) until the end shows whether its entry is shown.
-        self.unmatched: dict[str, list] = {}
-        self.pending: dict[str, list] = {}
         self.by_anchor: dict[str, list[tuple[dict, dict]]] = {}
         self.compiled: dict[str, re.Pattern] = {}
-        self.size_units: dict[str, int] = fingerprint_set["size_units"]
         self.entry_excludes: dict[str, list[str]] = {}
         # A fingerprint with `requires_any` counts only once one of those literals is seen on any line.
         self.requirements: dict[tuple[str, int], list[str]] = {}
-        self.seen_required: set[str] = set()
         for entry in fingerprint_set["entries"]:
             for fp in entry["fingerprints"]:
                 self.by_anchor.setdefault(fp["anchor"], []).append((entry, fp))
@@ -221,6 +213,23 @@ class Matcher:
             (*self.by_anchor, *self.entry_excludes, *self.required, *self.hints, *self.line_end_hints)
         )
 
+
+class Matcher:
+    """Feed cleaned lines in chunks; ask for the canonical result at the end."""
+
+    def __init__(self, fingerprint_set: dict | Patterns):
+        patterns = fingerprint_set if isinstance(fingerprint_set, Patterns) else Patterns(fingerprint_set)
+        self.cleaner = LineCleaner(patterns.set["log_prefixes"])
+        self.lines = 0
+        self.groups: dict[tuple[str, int], dict[str, Group]] = {}
+        self.excluded: set[str] = set()
+        # Error-looking lines → [first line, count, fingerprints hit]. A line that hit none is unmatched;
+        # one that did waits apart (its own cap) until the end shows whether its entry is shown.
+        self.unmatched: dict[str, list] = {}
+        self.pending: dict[str, list] = {}
+        self.seen_required: set[str] = set()
+        self.patterns = patterns
+
     def feed_text(self, raw_lines: Iterable[str], chunk_lines: int = 20000) -> None:
         chunk: list[Line] = []
         for raw in raw_lines:
@@ -235,13 +244,13 @@ class Matcher:
     def _feed(self, chunk: list[Line]) -> None:
         joined, starts = _join(chunk)
         # Stage 1: the lines holding each anchor, exclusion and hint, in one pass over the chunk.
-        found = self.literals.lines(joined, starts)
-        for literal, entry_ids in self.entry_excludes.items():
+        found = self.patterns.literals.lines(joined, starts)
+        for literal, entry_ids in self.patterns.entry_excludes.items():
             if literal in found:
                 self.excluded.update(entry_ids)
-        self.seen_required.update(literal for literal in self.required if literal in found)
+        self.seen_required.update(literal for literal in self.patterns.required if literal in found)
         evidence: dict[int, list[tuple[str, int]]] = {}
-        for anchor, users in self.by_anchor.items():
+        for anchor, users in self.patterns.by_anchor.items():
             for index in found.get(anchor, ()):
                 line = chunk[index]
                 # Stage 2: only the fingerprints that share this anchor, only on this line.
@@ -250,11 +259,11 @@ class Matcher:
                         self._record(entry["id"], fp["index"], line)
                         evidence.setdefault(index, []).append((entry["id"], fp["index"]))
         # Each error-looking line once, however many hints it holds.
-        error_lines = {index for hint in self.hints for index in found.get(hint, ())}
+        error_lines = {index for hint in self.patterns.hints for index in found.get(hint, ())}
         error_lines.update(index for index, line in enumerate(chunk) if line.error)
         error_lines.update(
             index
-            for hint in self.line_end_hints
+            for hint in self.patterns.line_end_hints
             for index in found.get(hint, ())
             if chunk[index].text[:1] not in INDENT
         )
@@ -266,7 +275,7 @@ class Matcher:
             return False
         if fp["regex"] is None:
             return True
-        found = self.compiled[fp["regex"]].search(text)
+        found = self.patterns.compiled[fp["regex"]].search(text)
         if found is None:
             return False
         return fp["size_at_least"] is None or self._at_least(found, fp["size_at_least"])
@@ -278,9 +287,9 @@ class Matcher:
     def _size(self, text: str | None) -> float | None:
         """Bytes in a captured size such as "5.25 GiB"; None when it is not one in a known unit."""
         parts = None if text is None else SIZE.fullmatch(text)
-        if parts is None or parts.group(2) not in self.size_units:
+        if parts is None or parts.group(2) not in self.patterns.set["size_units"]:
             return None
-        return float(parts.group(1)) * self.size_units[parts.group(2)]
+        return float(parts.group(1)) * self.patterns.set["size_units"][parts.group(2)]
 
     def _record(self, entry_id: str, index: int, line: Line) -> None:
         groups = self.groups.setdefault((entry_id, index), {})
@@ -315,11 +324,11 @@ class Matcher:
 
     def _requirement_met(self, key: tuple[str, int]) -> bool:
         """Whether the log holds a literal the fingerprint requires (known only once all of it is fed)."""
-        required = self.requirements.get(key)
+        required = self.patterns.requirements.get(key)
         return required is None or any(literal in self.seen_required for literal in required)
 
     def result(self) -> dict:
-        matched = [self._match(entry) for entry in self.set["entries"] if entry["id"] not in self.excluded]
+        matched = [self._match(entry) for entry in self.patterns.set["entries"] if entry["id"] not in self.excluded]
         matched = [match for match in matched if match is not None]
         # Only an entry whose own cause line is in the log explains others.
         causes = [match for match in matched if not match["_symptom_only"]]
@@ -340,7 +349,7 @@ class Matcher:
             match.pop("explains")
         return {
             "version": RESULT_VERSION,
-            "fingerprints": self.set["hash"],
+            "fingerprints": self.patterns.set["hash"],
             "lines": self.lines,
             "confident": bool(matched) and matched[0]["role"] == "root",
             "matches": matched,
@@ -492,21 +501,21 @@ class LiteralFinder:
         return lines
 
 
-def diagnose_text(text: str, fingerprint_set: dict) -> dict:
+def diagnose_text(text: str, fingerprint_set: dict | Patterns) -> dict:
     """The whole pipeline on text already in memory."""
     matcher = Matcher(fingerprint_set)
     matcher.feed_text(split_lines([text]))
     return matcher.result()
 
 
-def fingerprints_hit(text: str, fingerprint_set: dict) -> set[tuple[str, int]]:
+def fingerprints_hit(text: str, fingerprint_set: dict | Patterns) -> set[tuple[str, int]]:
     """Which fingerprints fire on some line of text, whether or not their entries match."""
     matcher = Matcher(fingerprint_set)
     matcher.feed_text(split_lines([text]))
     return matcher.fingerprints_hit()
 
 
-def diagnose_stream(chunks: Iterable[bytes], fingerprint_set: dict) -> dict:
+def diagnose_stream(chunks: Iterable[bytes], fingerprint_set: dict | Patterns) -> dict:
     """The whole pipeline on a byte stream, in bounded memory."""
     matcher = Matcher(fingerprint_set)
     matcher.feed_text(split_lines(decode_chunks(chunks)))

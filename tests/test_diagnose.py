@@ -16,6 +16,7 @@ from generator.diagnose import (
     Line,
     LiteralFinder,
     Matcher,
+    Patterns,
     _join,
     decode_log,
     diagnose_stream,
@@ -62,6 +63,16 @@ def assert_node_engine_agrees(fingerprints: dict, logs: dict[str, str], tmp_path
 def test_case_matches_expected_json(log, fingerprint_set):
     expected = log.with_suffix(".json").read_text(encoding="utf-8")
     assert canonical_json(diagnose_file(log, fingerprint_set)) + "\n" == expected, "run `make golden` and review"
+
+
+def test_one_compiled_set_diagnoses_log_after_log_as_the_set_itself_does(fingerprint_set):
+    """A Patterns is shared by every log it diagnoses; nothing one log leaves behind may change
+    the next one's result, whichever order they come in."""
+    patterns = Patterns(fingerprint_set)
+    expected = [diagnose_file(path, fingerprint_set) for path in CASE_LOGS]
+    assert [diagnose_file(path, patterns) for path in CASE_LOGS] == expected
+    assert [diagnose_file(path, patterns) for path in reversed(CASE_LOGS)] == expected[::-1]
+    assert sum(1 for result in expected if result["matches"]) >= 10
 
 
 def ids(result: dict) -> list[str]:

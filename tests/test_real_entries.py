@@ -12,7 +12,7 @@ import yaml
 from conftest import load_script
 
 from generator.build import load_catalog
-from generator.diagnose import diagnose_stream, diagnose_text
+from generator.diagnose import Patterns, diagnose_stream, diagnose_text
 from generator.fingerprints import canonical_json, compile_fingerprints
 from generator.jsonschema import schema_text
 from generator.settings import settings_for
@@ -33,6 +33,12 @@ def fingerprint_set(catalog):
     return compile_fingerprints(catalog.entries)
 
 
+@pytest.fixture(scope="module")
+def patterns(fingerprint_set) -> Patterns:
+    """The set compiled once for the module's thousands of logs, as a caller with many logs would."""
+    return Patterns(fingerprint_set)
+
+
 def test_corpus_size_and_breadth(catalog):
     assert len(catalog.entries) >= 60
     assert len({entry.category for entry in catalog.entries}) >= 8
@@ -49,14 +55,14 @@ def test_committed_schema_is_current(catalog):
     assert committed == schema_text(catalog.vocabulary), "run: trainwreck export schema > entries/entry.schema.json"
 
 
-def test_every_example_is_diagnosed_as_its_entry_in_the_whole_corpus(catalog, fingerprint_set):
+def test_every_example_is_diagnosed_as_its_entry_in_the_whole_corpus(catalog, patterns):
     for entry in catalog.entries:
         for example in entry.diagnose.examples.match:
-            matched = [match["id"] for match in diagnose_text(example, fingerprint_set)["matches"]]
+            matched = [match["id"] for match in diagnose_text(example, patterns)["matches"]]
             assert entry.id in matched, (entry.id, example[:80])
 
 
-def test_a_failure_ranks_above_every_warning_in_the_same_log(catalog, fingerprint_set):
+def test_a_failure_ranks_above_every_warning_in_the_same_log(catalog, patterns):
     """Warnings print before the crash that ends a run; the crash is what the reader came for."""
     crash = next(entry for entry in catalog.entries if entry.id == "cuda-oom-training-batch")
     warnings = [entry for entry in catalog.entries if "warnings" in entry.tags]
@@ -64,7 +70,7 @@ def test_a_failure_ranks_above_every_warning_in_the_same_log(catalog, fingerprin
     for warning in warnings:
         assert warning.diagnose.priority < 0, warning.id
         log = warning.diagnose.examples.match[0] + "\n" + crash.diagnose.examples.match[0]
-        matched = [match["id"] for match in diagnose_text(log, fingerprint_set)["matches"]]
+        matched = [match["id"] for match in diagnose_text(log, patterns)["matches"]]
         assert matched[0] == crash.id and warning.id in matched, (warning.id, matched)
 
 
@@ -94,9 +100,9 @@ def test_real_logs_of_one_entry_come_from_different_threads():
 
 
 @pytest.mark.parametrize("path", REALWORLD, ids=lambda path: path.stem)
-def test_real_log_is_diagnosed_as_the_right_entry(path, fingerprint_set):
+def test_real_log_is_diagnosed_as_the_right_entry(path, patterns):
     case = load_realworld(path)
-    result = diagnose_text(case["log"], fingerprint_set)
+    result = diagnose_text(case["log"], patterns)
     assert result["confident"], path.name
     assert result["matches"][0]["id"] == case["entry"]
 
@@ -108,12 +114,12 @@ def test_real_logs_are_not_copies_of_entry_examples(catalog):
 
 
 @pytest.mark.parametrize("path", HEALTHY, ids=lambda path: path.stem)
-def test_healthy_runs_match_nothing(path, fingerprint_set):
-    result = diagnose_stream([path.read_bytes()], fingerprint_set)
+def test_healthy_runs_match_nothing(path, patterns):
+    result = diagnose_stream([path.read_bytes()], patterns)
     assert result["matches"] == [], [match["id"] for match in result["matches"]]
 
 
-def test_both_engines_agree_on_real_logs(tmp_path, fingerprint_set):
+def test_both_engines_agree_on_real_logs(tmp_path, fingerprint_set, patterns):
     fingerprints = tmp_path / "fingerprints.json"
     fingerprints.write_text(canonical_json(fingerprint_set), encoding="utf-8")
     logs = []
@@ -125,7 +131,7 @@ def test_both_engines_agree_on_real_logs(tmp_path, fingerprint_set):
     node = shutil.which("node")
     assert node, "node is required"
     out = subprocess.run([node, str(NODE_CLI), str(fingerprints), *map(str, logs)], capture_output=True, check=True)
-    python = [canonical_json(diagnose_stream([log.read_bytes()], fingerprint_set)) for log in logs]
+    python = [canonical_json(diagnose_stream([log.read_bytes()], patterns)) for log in logs]
     assert out.stdout.decode("utf-8").splitlines() == python
     assert json.loads(python[0])["matches"]
 
