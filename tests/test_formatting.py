@@ -21,7 +21,9 @@ def test_round_trip_keeps_meaning_and_is_idempotent(path):
     text = path.read_text(encoding="utf-8")
     once = format_entry(text)
     assert yaml.safe_load(once) == yaml.safe_load(text)
-    assert format_entry(once) == once
+    # A committed entry is already in the layout (`make lint` checks it): then `once` is the text,
+    # and formatting it again would repeat the same call.
+    assert once == text or format_entry(once) == once
 
 
 def test_fields_are_reordered_and_comments_kept():
