@@ -12,6 +12,7 @@ their SHA-256: the next run formats only what changed since.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 from collections.abc import Sequence
@@ -85,8 +86,10 @@ def known_canonical(root: Path) -> set[str]:
 
 
 def remember_canonical(root: Path, digests: set[str]) -> None:
+    """Keep `digests` for the next run; where build/ cannot be written, the next run formats every file."""
     text = "\n".join([_formatter_version(), *sorted(digests)]) + "\n"
-    replace_file(root / "build" / CACHE_NAME, [text.encode("ascii")])
+    with contextlib.suppress(OSError):
+        replace_file(root / "build" / CACHE_NAME, [text.encode("ascii")])
 
 
 def _formatter_version() -> str:

@@ -143,3 +143,11 @@ def test_forked_workers_format_as_one_process_does(repo, monkeypatch):
     assert results[:-1] == [format_entry(text) for text in texts[:-1]]
     assert isinstance(results[-1], FormattingError)
     assert str(results[-1]).startswith("while parsing a flow sequence")
+
+
+def test_a_build_folder_that_cannot_be_written_only_costs_time(repo, capsys, formatted):
+    (repo.root / "build").write_text("a file where the folder should be")
+    assert main(["--root", str(repo.root), "fmt"]) == 0
+    assert main(["--root", str(repo.root), "fmt", "--check"]) == 0
+    assert len(formatted) == 8
+    assert capsys.readouterr().err.splitlines()[-1] == "0 file(s) would reformat, 4 unchanged"
