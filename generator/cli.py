@@ -202,7 +202,14 @@ def _export(settings: Settings, args) -> int:
 
 def _fmt(settings: Settings, args) -> int:
     from generator.filetree import replace_file
-    from generator.formatting import FormattingError, format_entries, known_canonical, remember_canonical, text_digest
+    from generator.formatting import (
+        FormattingError,
+        format_entries,
+        formatter_version,
+        known_canonical,
+        remember_canonical,
+        text_digest,
+    )
     from generator.parallel import worker_count
     from generator.sources import find_sources
 
@@ -213,9 +220,11 @@ def _fmt(settings: Settings, args) -> int:
             texts[path] = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
             broken.append(f"{_shown(path, settings.root)}: cannot format: {str(error).splitlines()[0]}")
-    known = known_canonical(settings.root)
-    to_format = [path for path, text in texts.items() if text_digest(text) not in known]
-    canonical = {text_digest(text) for text in texts.values()} & known
+    version = formatter_version(settings)
+    known = known_canonical(settings.root, version)
+    digests = {path: text_digest(text) for path, text in texts.items()}
+    to_format = [path for path in texts if digests[path] not in known]
+    canonical = set(digests.values()) & known
     changed = []
     for path, formatted in zip(
         to_format, format_entries([texts[path] for path in to_format], worker_count()), strict=True
@@ -231,7 +240,7 @@ def _fmt(settings: Settings, args) -> int:
                 replace_file(path, [formatted.encode("utf-8")])
     if not args.check:
         # Named files leave what is known of the others; a run over every entry keeps just these.
-        remember_canonical(settings.root, canonical | known if args.paths else canonical)
+        remember_canonical(settings.root, version, canonical | known if args.paths else canonical)
     for line in broken:
         print(line, file=sys.stderr)
     verb = "would reformat" if args.check else "reformatted"

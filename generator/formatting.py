@@ -20,7 +20,6 @@ from itertools import pairwise
 from pathlib import Path
 
 import ruamel.yaml
-import yaml
 from pydantic import BaseModel
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -30,13 +29,14 @@ from yaml import CSafeLoader, ScalarEvent
 from yaml import load as yaml_safe_load
 from yaml import parse as yaml_parse
 
+from generator.entry_cache import checker_version
 from generator.filetree import replace_file
 from generator.parallel import map_in_parts
 from generator.schema import Entry, model_of
+from generator.settings import Settings
 
 MODELINE = "# yaml-language-server: $schema=../entry.schema.json"
 CACHE_NAME = ".trainwreck-fmt-cache"
-GENERATOR_DIR = Path(__file__).parent
 
 
 def format_entry(text: str) -> str:
@@ -73,31 +73,28 @@ def text_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def known_canonical(root: Path) -> set[str]:
-    """Digests of the texts an earlier run of this same formatter found canonical (none when
-    the formatter's code or its YAML libraries changed since)."""
+def known_canonical(root: Path, version: str) -> set[str]:
+    """Digests of the texts an earlier run of this same formatter (`version`) found canonical."""
     try:
         lines = (root / "build" / CACHE_NAME).read_text(encoding="ascii").split("\n")
     except (OSError, UnicodeDecodeError):
         return set()
-    if lines[0] != _formatter_version():
+    if lines[0] != version:
         return set()
     return {line for line in lines[1:] if len(line) == 64}
 
 
-def remember_canonical(root: Path, digests: set[str]) -> None:
+def remember_canonical(root: Path, version: str, digests: set[str]) -> None:
     """Keep `digests` for the next run; where build/ cannot be written, the next run formats every file."""
-    text = "\n".join([_formatter_version(), *sorted(digests)]) + "\n"
+    text = "\n".join([version, *sorted(digests)]) + "\n"
     with contextlib.suppress(OSError):
         replace_file(root / "build" / CACHE_NAME, [text.encode("ascii")])
 
 
-def _formatter_version() -> str:
-    """The generator's code (this module and the schema's field order among it) and the YAML libraries."""
-    digest = hashlib.sha256(f"ruamel.yaml {ruamel.yaml.__version__} pyyaml {yaml.__version__}".encode())
-    for path in sorted(GENERATOR_DIR.glob("*.py")):
-        digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+def formatter_version(settings: Settings) -> str:
+    """The generator's code (the schema's field order among it), as the entry checker's version
+    covers it, and the ruamel.yaml release that does the round trip."""
+    return hashlib.sha256(f"{checker_version(settings)} ruamel.yaml {ruamel.yaml.__version__}".encode()).hexdigest()
 
 
 def _canonical(text: str, single_quoted_backslashes: bool) -> str:

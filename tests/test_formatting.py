@@ -123,7 +123,7 @@ def test_a_second_run_formats_only_the_files_changed_since(repo, capsys, formatt
     assert "reformatted entries/memory/cuda-oom.yaml" in capsys.readouterr().err
     formatted.clear()
     # Another formatter (its code, or its YAML libraries) formats everything again.
-    monkeypatch.setattr(formatting, "_formatter_version", lambda: "0" * 64)
+    monkeypatch.setattr(formatting, "formatter_version", lambda settings: "0" * 64)
     assert main(["--root", str(repo.root), "fmt"]) == 0
     assert sorted(formatted) == every
 
