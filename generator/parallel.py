@@ -50,10 +50,19 @@ def map_in_parts(
 class Parts:
     """`function(shared, start, stop)` over parts of range(count), computed by forked workers
     while the caller does other work; `results()` waits for them. In one process, the work is
-    done when `results()` is called."""
+    done as the results are asked for: all of it at once, or `part_in_one_process` items at a
+    time for a caller that lets go of each result before it asks for the next."""
 
-    def __init__(self, function: Callable[[Shared, int, int], list[Result]], shared: Shared, count: int, workers: int):
+    def __init__(
+        self,
+        function: Callable[[Shared, int, int], list[Result]],
+        shared: Shared,
+        count: int,
+        workers: int,
+        part_in_one_process: int | None = None,
+    ):
         self.function, self.shared, self.count = function, shared, count
+        self.part_in_one_process = part_in_one_process or max(count, 1)
         self.pool = None
         workers = forked_workers(count, workers)
         if workers <= 1:
@@ -76,7 +85,9 @@ class Parts:
         """The results in order, each part's as soon as it is done, so that the caller can work
         on them while the workers compute the rest."""
         if self.pool is None:
-            yield from self.function(self.shared, 0, self.count)
+            size = self.part_in_one_process
+            for start in range(0, self.count, size):
+                yield from self.function(self.shared, start, min(start + size, self.count))
             return
         try:
             for path in self.pending:

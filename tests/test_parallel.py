@@ -104,3 +104,21 @@ def test_workers_stop_when_the_caller_fails_before_asking_for_results(repo, tiny
         render_pages(catalog, env, site, workers=2, meanwhile=failing)
     assert multiprocessing.active_children() == []
     assert list((tmp_path / "parts").iterdir()) == []
+
+
+def test_one_process_computes_each_part_only_when_its_results_are_asked_for():
+    calls = []
+
+    def numbers(shared, start, stop):
+        calls.append((start, stop))
+        return list(range(start, stop))
+
+    parts = iter(parallel.Parts(numbers, None, 5, workers=1, part_in_one_process=2))
+    assert next(parts) == 0
+    assert calls == [(0, 2)]
+    assert list(parts) == [1, 2, 3, 4]
+    assert calls == [(0, 2), (2, 4), (4, 5)]
+    calls.clear()
+    assert parallel.map_in_parts(numbers, None, 5, 1) == [0, 1, 2, 3, 4]
+    assert calls == [(0, 5)]
+    assert parallel.map_in_parts(numbers, None, 0, 1) == []
