@@ -66,10 +66,18 @@ class Document:
             self._text = self._raw.decode("utf-8")
         return self._text
 
+    @property
+    def raw(self) -> bytes:
+        """The document's bytes: what a memo keys it by, without decoding it again."""
+        if self._raw is None:
+            self._raw = self._text.encode("utf-8")
+        return self._raw
+
     def without_data(self) -> Document:
-        """The same document holding only its text: once validated, the data is not needed,
-        and 10,000 parsed trees would take hundreds of megabytes."""
-        return Document(None, self._text, raw=self._raw)
+        """The same document holding only its bytes: once validated, neither the data nor the
+        decoded text is needed (the text is decoded again to locate a problem), and 10,000 parsed
+        trees would take hundreds of megabytes, their texts a third more than their bytes."""
+        return Document(None, None if self._raw is not None else self._text, raw=self._raw)
 
     def position(self, loc: Loc) -> tuple[int, int]:
         """Line and column of the node at `loc`, or of its nearest ancestor that exists."""
@@ -101,7 +109,7 @@ def read_document(raw: bytes) -> Document:
         data = _value(loader.get_single_node(), (), loader, 0, source, -1)
     if not isinstance(data, dict):
         raise DocumentError(1, 1, f"the document must be a mapping of fields, not a {_kind(data)}")
-    return Document(data, text, cut_values=source.cuts)
+    return Document(data, text, raw=raw, cut_values=source.cuts)
 
 
 @contextmanager

@@ -106,7 +106,7 @@ def example_problems(catalog: Catalog, memo: MutableMapping | None = None, worke
         return map_in_parts(_part_example_problems, unchecked, len(unchecked), workers)
     problems = []
     for item in unchecked:
-        key = (item.source.shown, item.document.text)
+        key = (item.source.shown, item.document.raw)
         if key not in memo:
             memo[key] = _entry_example_problems(item)
         problems += memo[key]

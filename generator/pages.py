@@ -156,12 +156,12 @@ def _remember_stored_pages(catalog: Catalog, site: SiteInfo, memo: MutableMappin
 
 
 def _page_memo_key(entry: Entry, catalog: Catalog, site: SiteInfo) -> tuple:
-    """The entry's YAML (the same text makes the same entry) and what else its page shows."""
-    return (catalog.source_of(entry.id).document.text, _entry_page_inputs(entry, catalog, site))
+    """The entry's YAML (the same bytes make the same entry) and what else its page shows."""
+    return (catalog.source_of(entry.id).document.raw, _entry_page_inputs(entry, catalog, site))
 
 
 def _export_memo_key(entry: Entry, catalog: Catalog) -> tuple:
-    return ("export", catalog.source_of(entry.id).document.text)
+    return ("export", catalog.source_of(entry.id).document.raw)
 
 
 def _by_key(pages: list[Page], entries: Sequence[Entry], keys: dict[str, str]) -> dict:

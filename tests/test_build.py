@@ -96,7 +96,7 @@ def test_memo_keeps_only_what_the_last_build_used(repo):
         write_entry(repo, "memory", "cuda-oom", original.replace("during training", wording))
         build(repo, memo=memo)
     assert (len(memo.entries), len(memo.examples), len(memo.pages)) == sizes
-    kept_texts = "\n".join(key[1] for key in memo.examples)
+    kept_texts = "\n".join(key[1].decode("utf-8") for key in memo.examples)
     assert "mid-training" in kept_texts
     assert "while training" not in kept_texts
 

@@ -130,3 +130,15 @@ def test_every_place_an_anchor_alias_or_tag_can_start_is_scanned(text):
     # The quick text check decides whether the event scan runs; a miss would let one through.
     with pytest.raises(DocumentError, match="not allowed"):
         read_document(text.encode())
+
+
+def test_a_validated_document_keeps_its_bytes_and_decodes_its_text_only_when_asked():
+    """A loaded entry keeps its document to locate later problems; its decoded text took a third
+    more memory than its bytes, for a first diagnosis that never looks at it."""
+    raw = "id: café\ntitle: Café au lait\n".encode()
+    kept = read_document(raw).without_data()
+    assert kept.data is None
+    assert kept.raw is raw
+    assert vars(kept)["_text"] is None
+    assert kept.position(("title",)) == (2, 8)
+    assert kept.text == raw.decode("utf-8")
