@@ -77,7 +77,7 @@ class Document:
         """The same document holding only its bytes: once validated, neither the data nor the
         decoded text is needed (the text is decoded again to locate a problem), and 10,000 parsed
         trees would take hundreds of megabytes, their decoded texts 40% more than their bytes."""
-        return Document(None, None if self._raw is not None else self._text, raw=self._raw)
+        return Document(None, raw=self.raw)
 
     def position(self, loc: Loc) -> tuple[int, int]:
         """Line and column of the node at `loc`, or of its nearest ancestor that exists."""
