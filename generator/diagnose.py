@@ -287,9 +287,8 @@ class Matcher:
     def _size(self, text: str | None) -> float | None:
         """Bytes in a captured size such as "5.25 GiB"; None when it is not one in a known unit."""
         parts = None if text is None else SIZE.fullmatch(text)
-        if parts is None or parts.group(2) not in self.patterns.set["size_units"]:
-            return None
-        return float(parts.group(1)) * self.patterns.set["size_units"][parts.group(2)]
+        unit = None if parts is None else self.patterns.set["size_units"].get(parts.group(2))
+        return None if unit is None else float(parts.group(1)) * unit
 
     def _record(self, entry_id: str, index: int, line: Line) -> None:
         groups = self.groups.setdefault((entry_id, index), {})
