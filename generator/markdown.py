@@ -18,7 +18,7 @@ CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 LINK_TARGET = re.compile(r"\]\(\s*<?\s*([A-Za-z][A-Za-z0-9+.-]*):")
 REFERENCE_DEFINITION = re.compile(r"^( {0,3})\[([^\]]*)\]:", re.MULTILINE)
 BLOCK_OPENERS = re.compile(r"^( {0,3})(#|={3}|!{3}|\?{3}|-{3,}[ \t]*$|\*{3}|\+{3})", re.MULTILINE)
-NUMBERED_ITEM = re.compile(r"\s*\d+[.)]\s")
+NUMBERED_ITEM = re.compile(r"(\d+)([.)]\s)")
 MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 LOOSE_CODE_SPAN = re.compile(r"`+([^`]+)`+")
 EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*)(?=\S)(.+?)(?<=\S)\1(?![\w*])")
@@ -214,8 +214,13 @@ def _escape_line_start(text: str) -> str:
     """Text that could open a block where it starts, with that opener escaped; the space before
     it stays, since this piece may follow a code span inside the line."""
     stripped = text.lstrip()
-    if stripped.startswith(("#", "=", "!!!", "???", "-", "+", "*", ">")) or NUMBERED_ITEM.match(text):
-        return text[: len(text) - len(stripped)] + "\\" + stripped
+    indent = text[: len(text) - len(stripped)]
+    if stripped.startswith(("#", "=", "!!!", "???", "-", "+", "*", ">")):
+        return indent + "\\" + stripped
+    # A backslash before a digit escapes nothing and would show: a list number keeps its digits
+    # and escapes the `.` or `)` after them.
+    if NUMBERED_ITEM.match(stripped):
+        return indent + NUMBERED_ITEM.sub(r"\1\\\2", stripped, count=1)
     return text
 
 

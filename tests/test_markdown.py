@@ -181,3 +181,15 @@ def test_titles_with_brackets_stay_whole_inside_a_link(title, text):
 
 def test_a_title_piece_after_a_code_span_keeps_its_space():
     assert html(markdown.inline_title("`torch.load` - a warning")) == "<p><code>torch.load</code> - a warning</p>"
+
+
+@pytest.mark.parametrize("convert", [html, lambda text: entry_html(text).content], ids=["python-markdown", "cmark-gfm"])
+def test_a_number_that_could_start_a_list_shows_without_a_backslash(convert):
+    """A backslash before a digit escapes nothing in either dialect: it would show on the page."""
+    assert convert(markdown.inline("2. is the default")) == "<p>2. is the default</p>"
+    assert (
+        convert(markdown.inline("`head_dim_v` 128) in training")) == "<p><code>head_dim_v</code> 128) in training</p>"
+    )
+    assert (
+        markdown.plain_from_escaped(markdown.inline("`head_dim_v` 128) in training")) == "head_dim_v 128) in training"
+    )
