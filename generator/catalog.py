@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from generator.document import Document, Loc
 from generator.entries import LoadedEntry
 from generator.errors import Problem
 from generator.schema import Entry
+from generator.sources import Source
 from generator.vocabulary import Vocabulary
 
 
@@ -67,33 +69,72 @@ class Catalog:
 
 def build_catalog(loaded: list[LoadedEntry], vocabulary: Vocabulary) -> tuple[Catalog | None, list[Problem]]:
     """Check what no single entry can check alone: unique ids and aliases, links that resolve."""
-    problems: list[Problem] = []
-    by_id: dict[str, LoadedEntry] = {}
-    claimed: dict[str, LoadedEntry] = {}
-    for item in sorted(loaded, key=lambda item: item.entry.id):
-        entry = item.entry
-        for name, field in [(entry.id, ("id",))] + [(alias, ("aliases", i)) for i, alias in enumerate(entry.aliases)]:
-            folded = name.casefold()
-            if folded in claimed:
-                other = claimed[folded]
-                line, col = item.document.position(field)
-                message = f"{name!r} is already used by {other.source.shown}"
-                problems.append(Problem(item.source.shown, line, col, ".".join(map(str, field)), message))
-            else:
-                claimed[folded] = item
-        by_id.setdefault(entry.id, item)
-    for item in by_id.values():
-        problems.extend(_dangling_links(item, by_id))
+    ordered = tuple(sorted(loaded, key=lambda item: item.entry.id))
+    problems = claim_problems([claims_of(item) for item in ordered])
     if problems:
         return None, problems
+    by_id = {item.entry.id: item for item in ordered}
     backlinks: dict[str, list[Backlink]] = defaultdict(list)
-    for item in by_id.values():
+    for item in ordered:
         for link in item.entry.related:
             backlinks[link.id].append(Backlink(item.entry, link.why))
-    ordered = tuple(sorted(by_id.values(), key=lambda item: item.entry.id))
     frozen = {key: tuple(sorted(value, key=lambda link: link.entry.id)) for key, value in backlinks.items()}
     entries = tuple(item.entry for item in ordered)
     return Catalog(ordered, entries, vocabulary, by_id, frozen, _members_by_term(entries)), []
+
+
+@dataclass(frozen=True)
+class Claims:
+    """What the checks across files read of one entry: the names it claims and the ids it links
+    to, each with its field. Small, so that a caller can check a corpus without keeping its entries
+    (a diagnosis). Without a document, a problem is located by reading the file again."""
+
+    id: str
+    names: tuple[tuple[str, Loc], ...]
+    links: tuple[tuple[str, Loc], ...]
+    source: Source
+    document: Document | None = None
+
+
+def claims_of(item: LoadedEntry, keep_document: bool = True) -> Claims:
+    entry = item.entry
+    names = [(entry.id, ("id",))] + [(alias, ("aliases", i)) for i, alias in enumerate(entry.aliases)]
+    links = [(link.id, ("related", i, "id")) for i, link in enumerate(entry.related)]
+    links += [(target, ("diagnose", "explains", i)) for i, target in enumerate(entry.diagnose.explains)]
+    return Claims(entry.id, tuple(names), tuple(links), item.source, item.document if keep_document else None)
+
+
+def claim_problems(claims: list[Claims]) -> list[Problem]:
+    """Every id and alias claimed once (case-insensitively), every link to an existing id. In id
+    order, the first claim keeps a name and the later ones are the problems."""
+    problems: list[Problem] = []
+    claimed: dict[str, Claims] = {}
+    first_by_id: dict[str, Claims] = {}
+    for claim in sorted(claims, key=lambda claim: claim.id):
+        for name, field in claim.names:
+            if (folded := name.casefold()) in claimed:
+                problems.append(_located(claim, field, f"{name!r} is already used by {claimed[folded].source.shown}"))
+            else:
+                claimed[folded] = claim
+        first_by_id.setdefault(claim.id, claim)
+    for claim in first_by_id.values():
+        problems += [
+            _located(claim, field, f"no entry has id {target!r}")
+            for target, field in claim.links
+            if target not in first_by_id
+        ]
+    return problems
+
+
+def _located(claim: Claims, field: Loc, message: str) -> Problem:
+    document = claim.document
+    if document is None:
+        try:
+            document = Document.unparsed(claim.source.path.read_bytes())
+        except OSError:
+            document = Document.unparsed(b"")
+    line, col = document.position(field)
+    return Problem(claim.source.shown, line, col, ".".join(map(str, field)), message)
 
 
 def _members_by_term(entries: tuple[Entry, ...]) -> dict[tuple[str, str], tuple[Entry, ...]]:
@@ -106,16 +147,3 @@ def _members_by_term(entries: tuple[Entry, ...]) -> dict[tuple[str, str], tuple[
         for system in dict.fromkeys(entry.affected.systems):
             members[("system", system)].append(entry)
     return {key: tuple(value) for key, value in members.items()}
-
-
-def _dangling_links(item: LoadedEntry, by_id: dict[str, LoadedEntry]) -> list[Problem]:
-    problems = []
-    links = [(link.id, ("related", i, "id")) for i, link in enumerate(item.entry.related)]
-    links += [(target, ("diagnose", "explains", i)) for i, target in enumerate(item.entry.diagnose.explains)]
-    for target, field in links:
-        if target not in by_id:
-            line, col = item.document.position(field)
-            problems.append(
-                Problem(item.source.shown, line, col, ".".join(map(str, field)), f"no entry has id {target!r}")
-            )
-    return problems

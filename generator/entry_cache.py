@@ -21,6 +21,7 @@ import hashlib
 import mmap
 import re
 import zlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -93,7 +94,7 @@ class EntryCache:
 
     path: Path
     version: str
-    lines: dict[str, bytes] = field(default_factory=dict)
+    lines: Mapping[str, bytes] = field(default_factory=dict)
     read_only: bool = False
 
     def cached_entry(self, key: str, vocabulary: Vocabulary) -> CachedEntry | None:
@@ -136,11 +137,66 @@ def cache_key(source: Source, raw: bytes) -> str:
 
 def open_cache(settings: Settings, read_only: bool = False) -> EntryCache:
     """The cache of earlier builds, or an empty one if there is none usable."""
-    path = settings.root / "build" / CACHE_NAME
-    version = checker_version(settings)
+    path, version = cache_path(settings), checker_version(settings)
     with mapped_file(path) as data:
         checked = _checked_lines(data, version.encode() + b"\n")
     return EntryCache(path, version, checked, read_only)
+
+
+def open_cache_on_disk(settings: Settings) -> EntryCache:
+    """The cache for a caller that asks for each entry once and keeps none (a diagnosis): read
+    only, and each line read from the file when asked for. Holding every line, about 18 KB an
+    entry, would make that caller's memory grow with the corpus."""
+    path, version = cache_path(settings), checker_version(settings)
+    return EntryCache(path, version, LinesOnDisk(path, _line_offsets(path, version.encode() + b"\n")), True)
+
+
+def cache_path(settings: Settings) -> Path:
+    return settings.root / "build" / CACHE_NAME
+
+
+class LinesOnDisk(Mapping):
+    """The cache's lines by key, each read from the file when asked for and checked then: a line
+    that is damaged, or no longer there because a build replaced the file, is missing."""
+
+    def __init__(self, path: Path, offsets: dict[str, tuple[int, int]]) -> None:
+        self.path, self.offsets = path, offsets
+
+    def __getitem__(self, key: str) -> bytes:
+        start, length = self.offsets[key]
+        try:
+            with self.path.open("rb") as file:
+                file.seek(start)
+                line = file.read(length)
+        except OSError:
+            raise KeyError(key) from None
+        if line[:64] != key.encode() or not _intact(line):
+            raise KeyError(key)
+        return line
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.offsets)
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+
+def _line_offsets(path: Path, first_line: bytes) -> dict[str, tuple[int, int]]:
+    """Where each keyed line starts after `first_line`, and its length without the newline."""
+    try:
+        file = path.open("rb")
+    except OSError:
+        return {}
+    offsets = {}
+    with file:
+        if file.readline() != first_line:
+            return {}
+        position = len(first_line)
+        for line in file:
+            if KEYED_LINE.match(line):
+                offsets[line[:64].decode()] = (position, len(line) - line.endswith(b"\n"))
+            position += len(line)
+    return offsets
 
 
 def _checked_lines(data: bytes | mmap.mmap, first_line: bytes) -> dict[str, bytes]:
@@ -156,9 +212,14 @@ def _checked_lines(data: bytes | mmap.mmap, first_line: bytes) -> dict[str, byte
         end = data.find(b"\n", position)
         end = len(data) if end < 0 else end
         line, position = data[position:end], end + 1
-        if KEYED_LINE.match(line) and int(line[65:73], 16) == zlib.crc32(memoryview(line)[RECORD_START:]):
+        if _intact(line):
             checked[line[:64].decode()] = line
     return checked
+
+
+def _intact(line: bytes) -> bool:
+    """A key, then the CRC-32 of the record that follows it."""
+    return bool(KEYED_LINE.match(line)) and int(line[65:73], 16) == zlib.crc32(memoryview(line)[RECORD_START:])
 
 
 def checker_version(settings: Settings) -> str:

@@ -108,16 +108,17 @@ def example_problems(catalog: Catalog, memo: MutableMapping | None = None, worke
     for item in unchecked:
         key = (item.source.shown, item.document.raw)
         if key not in memo:
-            memo[key] = _entry_example_problems(item)
+            memo[key] = entry_example_problems(item)
         problems += memo[key]
     return problems
 
 
 def _part_example_problems(loaded: Sequence[LoadedEntry], start: int, stop: int) -> list[Problem]:
-    return [problem for item in loaded[start:stop] for problem in _entry_example_problems(item)]
+    return [problem for item in loaded[start:stop] for problem in entry_example_problems(item)]
 
 
-def _entry_example_problems(item: LoadedEntry) -> list[Problem]:
+def entry_example_problems(item: LoadedEntry) -> list[Problem]:
+    """One entry's examples against its own fingerprints, as `example_problems` checks each."""
     entry = item.entry
     alone = compile_fingerprints([entry])
     cases = [("match", index, text, True) for index, text in enumerate(entry.diagnose.examples.match)]

@@ -8,9 +8,10 @@ import pytest
 from conftest import fixture_text, generated, rebuild, write_entry
 
 from generator.build import Memo, build, load_catalog
-from generator.entry_cache import CACHE_NAME, CachedEntry, open_cache
+from generator.entry_cache import CACHE_NAME, CachedEntry, open_cache, open_cache_on_disk
 from generator.errors import ProblemsFound
 from generator.schema import Entry
+from generator.vocabulary import load_vocabulary
 
 ENTRIES = ["cuda-error-generic", "cuda-illegal-memory-access", "cuda-oom", "nccl-watchdog-timeout"]
 
@@ -164,3 +165,25 @@ def test_the_first_build_of_a_serve_session_starts_from_the_cache(repo):
     write_entry(repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom"))
     build(repo, memo=memo)
     assert generated(repo) == first
+
+
+def test_a_diagnosis_reads_each_cached_line_from_the_file_and_checks_it_then(repo):
+    build(repo)
+    on_disk = open_cache_on_disk(repo)
+    assert dict(on_disk.lines) == open_cache(repo).lines
+    assert (
+        sorted(on_disk.cached_entry(key, load_vocabulary(repo.vocab_dir, repo.root)).id for key in on_disk.lines)
+        == ENTRIES
+    )
+    # Changed after it was opened: the same length, so only the checksum tells.
+    path = repo.root / "build" / CACHE_NAME
+    path.write_text(path.read_text(encoding="utf-8").replace('"severity":"high"', '"severity":"hihg"'))
+    damaged = [key for key in on_disk.lines if on_disk.lines.get(key) is None]
+    assert len(damaged) == 3
+    # Replaced by a build of other entries: what was at the old places is not taken.
+    write_entry(
+        repo, "memory", "cuda-oom", fixture_text("memory", "cuda-oom").replace("during training", "in training")
+    )
+    build(repo)
+    assert [key for key in on_disk.lines if on_disk.lines.get(key) is not None] != list(on_disk.lines)
+    assert all(line[:64].decode() == key for key, line in open_cache_on_disk(repo).lines.items())
