@@ -7,12 +7,13 @@ import re
 from collections.abc import Hashable, Iterator, MutableMapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 from jinja2 import Environment
 
 from generator import freshness
-from generator.catalog import Catalog, build_catalog, claim_problems, claims_of
+from generator.catalog import Catalog, Claims, build_catalog, claim_problems, claims_of
 from generator.document import Document
 from generator.entries import LoadedEntry, load_entries, load_entry
 from generator.entry_cache import EntryCache, open_cache, open_cache_on_disk
@@ -27,11 +28,11 @@ from generator.fingerprints import (
 from generator.history import last_updated
 from generator.page_cache import DataMemo, StoredMemo, memoized, open_page_cache
 from generator.pages import Page, SiteInfo, make_environment, render_pages, to_json
-from generator.parallel import worker_count
+from generator.parallel import map_in_parts, worker_count
 from generator.search import SEARCH_DOCS, search_document_key, search_documents
 from generator.settings import Settings
-from generator.sources import find_sources
-from generator.vocabulary import load_vocabulary
+from generator.sources import Source, find_sources
+from generator.vocabulary import Vocabulary, load_vocabulary
 from generator.writer import WriteReport, write_output
 
 MKDOCS_SEPARATOR = r"[\s\-]+"  # the search plugin's default (in English)
@@ -147,10 +148,10 @@ def current_fingerprint_set(settings: Settings) -> dict:
     """The fingerprint set of the entries as they are now, for diagnosing a log.
 
     Every entry is checked as a build checks it (a broken entry is reported, not diagnosed with),
-    but one at a time: of each, only its part of the set and its claims are kept, so the memory
-    does not grow with the entries' text. Holding them all, the first diagnosis at 1,414 entries
-    peaked at 130 MB (168 MB with the entry cache), one at a time at 53 MB. Entries unchanged
-    since the last build come from its cache, which is not updated."""
+    on every core, but one at a time: of each, only its part of the set and its claims are kept,
+    so the memory does not grow with the entries' text. Holding them all, the first diagnosis at
+    1,414 entries peaked at 130 MB (168 MB with the entry cache), one at a time at 53 MB. Entries
+    unchanged since the last build come from its cache, which is not updated."""
     collecting = gc.isenabled()
     gc.disable()  # as in `build`: checking creates millions of objects and no cycles
     try:
@@ -160,23 +161,44 @@ def current_fingerprint_set(settings: Settings) -> dict:
             gc.enable()
 
 
+class CheckedForDiagnosis(NamedTuple):
+    """What a diagnosis keeps of one entry file once it is checked."""
+
+    problems: list[Problem]  # its own, as a build reports them
+    unmatched_examples: list[Problem]  # its examples against its own fingerprints
+    part: dict | None  # its part of the fingerprint set, if it passed
+    claims: Claims | None  # what the checks across files need, if it passed
+
+
 def _current_fingerprint_set(settings: Settings) -> dict:
     vocabulary = load_vocabulary(settings.vocab_dir, settings.root)
     sources, problems = find_sources(settings.entries_dir, settings.root)
-    cache = open_cache_on_disk(settings)
-    compiled, claims, unmatched_examples = [], [], []
-    for source in sources:
-        item, found = load_entry(source, vocabulary, cache)
-        problems += found
-        if item is not None:
-            unmatched_examples += [] if item.from_cache else entry_example_problems(item)
-            compiled.append(entry_fingerprints(item.entry))
-            claims.append(claims_of(item, keep_document=False))
+    shared = (sources, vocabulary, open_cache_on_disk(settings))
+    checked = map_in_parts(_part_for_diagnosis, shared, len(sources), worker_count())
+    problems += [problem for item in checked for problem in item.problems]
+    unmatched_examples = [problem for item in checked for problem in item.unmatched_examples]
+    claims = [item.claims for item in checked if item.claims is not None]
     # In the order a build reports them: each file's own problems, then those across files.
     for found in (problems, claim_problems(claims), unmatched_examples):
         if found:
             raise ProblemsFound(found)
-    return fingerprint_set(sorted(compiled, key=lambda part: part["id"]))
+    return fingerprint_set(sorted((item.part for item in checked if item.part), key=lambda part: part["id"]))
+
+
+def _part_for_diagnosis(
+    shared: tuple[list[Source], Vocabulary, EntryCache], start: int, stop: int
+) -> list[CheckedForDiagnosis]:
+    sources, vocabulary, cache = shared
+    return [_checked_for_diagnosis(source, vocabulary, cache) for source in sources[start:stop]]
+
+
+def _checked_for_diagnosis(source: Source, vocabulary: Vocabulary, cache: EntryCache) -> CheckedForDiagnosis:
+    item, found = load_entry(source, vocabulary, cache)
+    if item is None:
+        return CheckedForDiagnosis(found, [], None, None)
+    unmatched_examples = [] if item.from_cache else entry_example_problems(item)
+    part, claims = entry_fingerprints(item.entry), claims_of(item, keep_document=False)
+    return CheckedForDiagnosis(found, unmatched_examples, part, claims)
 
 
 def build(

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from conftest import load_script
 
-from generator.build import load_catalog
+from generator.build import current_fingerprint_set, load_catalog
 from generator.diagnose import Patterns, diagnose_stream, diagnose_text
 from generator.fingerprints import canonical_json, compile_fingerprints
 from generator.jsonschema import schema_text
@@ -48,6 +48,11 @@ def test_every_entry_has_an_upstream_source(catalog):
     for entry in catalog.entries:
         kinds = {reference.kind for reference in entry.references}
         assert kinds & {"issue", "pull-request", "docs", "source", "release-notes"}, entry.id
+
+
+def test_a_diagnosis_checks_the_corpus_to_the_set_a_build_compiles(fingerprint_set):
+    """At this size the entries are checked on every core, each worker returning only its parts."""
+    assert current_fingerprint_set(settings_for(REPO)) == fingerprint_set
 
 
 def test_committed_schema_is_current(catalog):
