@@ -182,10 +182,10 @@ def test_the_first_serve_build_reads_pages_back_and_skips_checked_examples(repo,
     build(repo)
     first = generated(repo)
     made, checked = [], []
-    faq_for, check = pages.faq_for, fingerprints._entry_example_problems
+    faq_for, check = pages.faq_for, fingerprints.entry_example_problems
     monkeypatch.setattr(pages, "faq_for", lambda entry, catalog: made.append(entry.id) or faq_for(entry, catalog))
     monkeypatch.setattr(
-        fingerprints, "_entry_example_problems", lambda item: checked.append(item.entry.id) or check(item)
+        fingerprints, "entry_example_problems", lambda item: checked.append(item.entry.id) or check(item)
     )
     memo = Memo()
     build(repo, memo=memo)  # an empty memo always builds in full, as `mkdocs serve` starts
