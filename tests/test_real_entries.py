@@ -51,7 +51,8 @@ def test_every_entry_has_an_upstream_source(catalog):
 
 
 def test_a_diagnosis_checks_the_corpus_to_the_set_a_build_compiles(fingerprint_set):
-    """At this size the entries are checked on every core, each worker returning only its parts."""
+    """At this size, with two cores or more, the entries are checked in forked workers that send back
+    only their parts of the set."""
     assert current_fingerprint_set(settings_for(REPO)) == fingerprint_set
 
 
