@@ -18,7 +18,7 @@ CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 LINK_TARGET = re.compile(r"\]\(\s*<?\s*([A-Za-z][A-Za-z0-9+.-]*):")
 REFERENCE_DEFINITION = re.compile(r"^( {0,3})\[([^\]]*)\]:", re.MULTILINE)
 BLOCK_OPENERS = re.compile(r"^( {0,3})(#|={3}|!{3}|\?{3}|-{3,}[ \t]*$|\*{3}|\+{3})", re.MULTILINE)
-NUMBERED_ITEM = re.compile(r"(\d+)([.)]\s)")
+NUMBERED_ITEM = re.compile(r"(\d+)[.)]\s")
 MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 LOOSE_CODE_SPAN = re.compile(r"`+([^`]+)`+")
 EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*)(?=\S)(.+?)(?<=\S)\1(?![\w*])")
@@ -219,8 +219,8 @@ def _escape_line_start(text: str) -> str:
         return indent + "\\" + stripped
     # A backslash before a digit escapes nothing and would show: a list number keeps its digits
     # and escapes the `.` or `)` after them.
-    if NUMBERED_ITEM.match(stripped):
-        return indent + NUMBERED_ITEM.sub(r"\1\\\2", stripped, count=1)
+    if number := NUMBERED_ITEM.match(stripped):
+        return indent + number.group(1) + "\\" + stripped[number.end(1) :]
     return text
 
 
