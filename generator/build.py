@@ -279,7 +279,9 @@ def _build(settings: Settings, *, write: bool, memo: Memo | None, stale_inputs: 
         )
         return [Page(FINGERPRINTS, fingerprints), Page(SEARCH_DOCS, search)]
 
-    pages = render_pages(catalog, env, site, remembered, workers, meanwhile=catalog_pages, stored=stored)
+    pages = render_pages(
+        catalog, env, site, remembered, workers, meanwhile=catalog_pages, stored=stored, derived=derived
+    )
     # 3. Hand-written pages from docs/ join the generated ones.
     pages += static_pages(settings.docs_dir, {page.path for page in pages})
     if not write:

@@ -86,6 +86,15 @@ class DataMemo(Protocol):
     def keep(self, key: Hashable) -> None: ...
 
 
+class ServeMemo(DataMemo, Protocol):
+    """A long-lived process's memo of whole pages (`Recent` in generator/build.py): looked up
+    with `in` and `[]` as well, as pages are kept as they are, not as JSON."""
+
+    def __contains__(self, key: object) -> bool: ...
+
+    def __getitem__(self, key: Hashable) -> object: ...
+
+
 class StoredMemo:
     """A memo of JSON data kept in a PageCache, for the build stages that take one (search
     documents, fingerprints, listings). Its keys are JSON data too: what the value is made from."""

@@ -11,7 +11,7 @@ import html
 import io
 import json
 import posixpath
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from generator import markdown
 from generator.catalog import Catalog
 from generator.faq import a_an, faq_for
 from generator.jsonschema import schema_text
-from generator.page_cache import DataMemo, PageCache, StoredMemo, memoized, page_key
+from generator.page_cache import DataMemo, PageCache, ServeMemo, memoized, page_key
 from generator.parallel import Parts
 from generator.schema import Entry
 
@@ -95,10 +95,11 @@ def render_pages(
     catalog: Catalog,
     env: Environment,
     site: SiteInfo,
-    memo: MutableMapping | None = None,
+    memo: ServeMemo | None = None,
     workers: int = 1,
     meanwhile: Callable[[], list[Page]] = list,
     stored: PageCache | None = None,
+    derived: DataMemo | None = None,
 ) -> list[Page]:
     """Every generated page and export, plus the pages `meanwhile` makes, sorted by path.
 
@@ -106,20 +107,20 @@ def render_pages(
     the last call, or since the earlier build that `stored` it, is reused instead of rendered
     again. Without one, the pages and exports of the entries not `stored` by an earlier build are
     made on `workers` cores, while this process makes (or reads back) the listings and calls
-    `meanwhile`.
+    `meanwhile`. The listings are remembered in `derived`, the memo of what is made from the
+    whole catalog.
     """
     if memo is not None:
         if stored is not None:
             _remember_stored_pages(catalog, site, memo, stored)
         pages = entry_pages(catalog, env, site, memo) + entry_exports(catalog, memo)
-        return sorted(pages + meanwhile() + _listing_pages_remembered(catalog, env, site, memo), key=_path)
+        return sorted(pages + meanwhile() + _listing_pages_remembered(catalog, env, site, derived), key=_path)
     keys = _stored_page_keys(catalog, site, stored)
     reused = {entry_id: files for entry_id, key in keys.items() if (files := stored.get(key)) is not None}
     missing = [entry for entry in catalog.entries if entry.id not in reused]
     entry_parts = Parts(_part_entry_pages, (catalog, env, site, missing), len(missing), workers)
     try:
-        listing_memo = StoredMemo(stored) if stored is not None else None
-        pages = meanwhile() + _listing_pages_remembered(catalog, env, site, listing_memo)
+        pages = meanwhile() + _listing_pages_remembered(catalog, env, site, derived)
         rendered = entry_parts.results()
     finally:
         entry_parts.close()
@@ -143,7 +144,7 @@ def _stored_page_keys(catalog: Catalog, site: SiteInfo, stored: PageCache | None
     }
 
 
-def _remember_stored_pages(catalog: Catalog, site: SiteInfo, memo: MutableMapping, stored: PageCache) -> None:
+def _remember_stored_pages(catalog: Catalog, site: SiteInfo, memo: ServeMemo, stored: PageCache) -> None:
     """Put the pages and exports an earlier build rendered into the memo, so that the first
     build of a `mkdocs serve` session reads them back instead of rendering every entry."""
     for entry_id, key in _stored_page_keys(catalog, site, stored).items():
@@ -220,7 +221,7 @@ def entry_pages(
     catalog: Catalog,
     env: Environment,
     site: SiteInfo,
-    memo: MutableMapping | None = None,
+    memo: ServeMemo | None = None,
     entries: Sequence[Entry] | None = None,
 ) -> list[Page]:
     """The page of each entry (all of them unless `entries` says which)."""
@@ -396,7 +397,7 @@ def export_pages(catalog: Catalog, index: dict) -> list[Page]:
 
 
 def entry_exports(
-    catalog: Catalog, memo: MutableMapping | None = None, entries: Sequence[Entry] | None = None
+    catalog: Catalog, memo: ServeMemo | None = None, entries: Sequence[Entry] | None = None
 ) -> list[Page]:
     """api/entries/<id>.json: everything about one entry (all of them unless `entries` says which)."""
     pages = []
