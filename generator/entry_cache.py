@@ -152,7 +152,7 @@ def open_cache_on_disk(settings: Settings) -> EntryCache:
 
 
 def cache_path(settings: Settings) -> Path:
-    return settings.root / "build" / CACHE_NAME
+    return settings.build_dir / CACHE_NAME
 
 
 class LinesOnDisk(Mapping):

@@ -96,7 +96,7 @@ def save_fingerprint_set(settings: Settings, stamp: str, fingerprint_set: dict) 
 
 
 def _fingerprints_path(settings: Settings) -> Path:
-    return settings.root / "build" / FINGERPRINTS_NAME
+    return settings.build_dir / FINGERPRINTS_NAME
 
 
 def _stats(folders: list[Path], files: list[Path], relative_to: Path) -> list[tuple[str, int, int]]:

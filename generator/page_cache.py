@@ -145,7 +145,7 @@ def open_page_cache(settings: Settings, code_version: str, addresses: str, read_
 
     `code_version` stands for the generator's code and vocabularies (the entry cache's version);
     the templates, the Jinja2 version and the site's `addresses` are added to it here."""
-    path = settings.root / "build" / CACHE_NAME
+    path = settings.build_dir / CACHE_NAME
     version = _version(settings, code_version, addresses)
     first_line = version.encode() + b"\n"
     with mapped_file(path) as data:

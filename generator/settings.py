@@ -19,9 +19,14 @@ class Settings:
         return self.entries_dir / "_vocab"
 
     @property
+    def build_dir(self) -> Path:
+        """Git-ignored: the generated pages and the caches and stamps of earlier builds."""
+        return self.root / "build"
+
+    @property
     def generated_dir(self) -> Path:
         """MkDocs' docs_dir: generated pages plus a copy of docs/. Git-ignored; never edit it."""
-        return self.root / "build" / "docs"
+        return self.build_dir / "docs"
 
     @property
     def mkdocs_config(self) -> Path:
