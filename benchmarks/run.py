@@ -2,7 +2,8 @@
 then write the figures to docs/benchmarks.md (a page of the site, with a plot) and
 benchmarks/out/results.json.
 
-Usage: python benchmarks/run.py [--sizes 100,1000,10000] [--skip-diagnose] [--reuse] [--page-only] [--diagnose-only]
+Usage: python benchmarks/run.py [--sizes 100,1000,10000] [--skip-diagnose] [--reuse] [--page-only]
+                                [--diagnose-only] [--floors-only]
 Each figure is printed next to its target. Timings are wall-clock on this machine.
 """
 
@@ -34,6 +35,7 @@ NOTES_MARKER = "<!-- What follows is benchmarks/notes.md. -->"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_diagnose import run as run_diagnose  # noqa: E402
+from floors import floor_figures  # noqa: E402
 from make_corpus import install_site_files, make_corpus  # noqa: E402
 
 from generator.entry_cache import CACHE_NAME as ENTRY_CACHE  # noqa: E402
@@ -448,7 +450,36 @@ def write_page(results: dict, remeasured: bool = False) -> None:
             f"(target ≤ 10%: {verdict(generation, 0.10)}), and {cold:.1%} without them, as in a fresh clone "
             f"({verdict(cold, 0.10)}).",
         ]
+    lines += floor_lines(results.get("floors"))
     PAGE.write_text(with_current_notes("\n".join(lines)), encoding="utf-8")
+
+
+def floor_lines(floors: dict | None) -> list[str]:
+    """The floors table (`benchmarks/floors.py`): what the design alone costs at 10,000 entries."""
+    if not floors:
+        return []
+    parts = floors["bytes_mb"]
+    return [
+        "",
+        "## Floors the design sets",
+        "",
+        f"What DESIGN.md alone requires, whatever the code: measured on this checkout's {floors['measured_on']:,} "
+        "entries and scaled to 10,000 (`benchmarks/floors.py`, which says what each floor counts).",
+        "",
+        "| Floor | Figure | Target it sits under | |",
+        "|---|---|---|---|",
+        f"| Loading every entry file with PyYAML's C safe loader (best of 3), spread over {floors['cores']} cores "
+        f"({floors['load_cpu_s']} CPU-s) | {floors['load_floor_s']} s | cold generator ≤ 3 s | "
+        f"{floor_verdict(floors['load_floor_s'], 3.0)} |",
+        f"| Text and data the site must hold, without markup: page text {parts['page_text']} MB, per-entry "
+        f"exports {parts['export']} MB, FAQ {parts['faq']} MB, listing titles {parts['listing_titles']} MB, "
+        f"symptoms in the search index {parts['search_symptoms']} MB | {floors['size_floor_mb']} MB | "
+        f"site ≤ 300 MB | {floor_verdict(floors['size_floor_mb'], 300)} |",
+    ]
+
+
+def floor_verdict(floor: float, target: float) -> str:
+    return "**above the target: no code can meet it under this design**" if floor > target else "under the target"
 
 
 def with_current_notes(figures: str) -> str:
@@ -499,15 +530,23 @@ def main() -> None:
     parser.add_argument(
         "--diagnose-only", action="store_true", help="remeasure only the diagnose figures, then rewrite the page"
     )
+    parser.add_argument(
+        "--floors-only",
+        action="store_true",
+        help="remeasure only the floors (benchmarks/floors.py), then rewrite the page",
+    )
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     if args.page_only and not (OUT / "results.json").exists():
         refresh_notes_on_page()
         return
-    if args.page_only or args.diagnose_only:
+    if args.page_only or args.diagnose_only or args.floors_only:
         results = json.loads((OUT / "results.json").read_text(encoding="utf-8"))
         if args.diagnose_only:
             results["diagnose"] = diagnose_figures()
+        if args.floors_only:
+            results["floors"] = floor_figures(ROOT)
+        if args.diagnose_only or args.floors_only:
             (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
         write_page(results)
         return
@@ -522,6 +561,8 @@ def main() -> None:
     if not args.skip_diagnose:
         results["diagnose"] = diagnose_figures()
         print(json.dumps(results["diagnose"]), flush=True)
+    results["floors"] = floor_figures(ROOT)
+    print(json.dumps(results["floors"]), flush=True)
     results["scale"] = []
     for size in [int(part) for part in args.sizes.split(",")]:
         repo = make_corpus(size, OUT / f"corpus-{size}")

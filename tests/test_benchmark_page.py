@@ -92,3 +92,42 @@ def test_page_only_without_results_refuses_a_page_without_the_marker(run):
     with pytest.raises(SystemExit, match=re.escape(f"{run.PAGE} has no '{run.NOTES_MARKER}' line")):
         run.refresh_notes_on_page()
     assert run.PAGE.read_text(encoding="utf-8") == "# Benchmarks\n\nNo marker here.\n"
+
+
+def floors(load_floor_s: float, size_floor_mb: float) -> dict:
+    parts = {"page_text": 120.0, "export": 147.0, "faq": 22.2, "listing_titles": 12.8, "search_symptoms": 4.1}
+    return {
+        "measured_on": 1507,
+        "cores": 2,
+        "load_cpu_s": load_floor_s * 2,
+        "load_floor_s": load_floor_s,
+        "bytes_mb": parts,
+        "size_floor_mb": size_floor_mb,
+    }
+
+
+def test_page_says_which_targets_sit_under_a_floor_of_the_design(run, tmp_path):
+    run.write_page({**last_results(), "floors": floors(3.85, 306.0)})
+    page = (tmp_path / "benchmarks.md").read_text(encoding="utf-8")
+    assert "measured on this checkout's 1,507 entries and scaled to 10,000" in page
+    load_row = next(line for line in page.splitlines() if line.startswith("| Loading every entry file"))
+    assert load_row.endswith(
+        "| 3.85 s | cold generator ≤ 3 s | **above the target: no code can meet it under this design** |"
+    )
+    size_row = next(line for line in page.splitlines() if line.startswith("| Text and data the site must hold"))
+    assert "per-entry exports 147.0 MB" in size_row
+    assert size_row.endswith(
+        "| 306.0 MB | site ≤ 300 MB | **above the target: no code can meet it under this design** |"
+    )
+
+
+def test_a_floor_under_its_target_is_said_to_be_under_it(run, tmp_path):
+    run.write_page({**last_results(), "floors": floors(1.2, 250.0)})
+    page = (tmp_path / "benchmarks.md").read_text(encoding="utf-8")
+    assert page.count("| under the target |") == 2
+    assert "no code can meet it" not in page
+
+
+def test_page_without_floors_has_no_floor_section(run, tmp_path):
+    run.write_page(last_results())
+    assert "## Floors the design sets" not in (tmp_path / "benchmarks.md").read_text(encoding="utf-8")
