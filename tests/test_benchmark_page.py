@@ -131,3 +131,22 @@ def test_a_floor_under_its_target_is_said_to_be_under_it(run, tmp_path):
 def test_page_without_floors_has_no_floor_section(run, tmp_path):
     run.write_page(last_results())
     assert "## Floors the design sets" not in (tmp_path / "benchmarks.md").read_text(encoding="utf-8")
+
+
+def test_page_shows_the_memory_of_the_diagnosis_with_its_workers(run, tmp_path):
+    diagnose = {
+        "log_mb": 10.0,
+        "ranks": 8,
+        "fingerprints": 3337,
+        "python_seconds": 0.7,
+        "chromium_seconds": 0.16,
+        "chromium_first_seconds": 0.38,
+        "browser_engine_seconds": 0.18,
+        "stdin_100mb_peak_rss_mb": 81.5,
+        "stdin_100mb_saved_set_peak_rss_mb": 74.9,
+        "stdin_100mb_tree_peak_mb": 212.0,
+    }
+    run.write_page({**last_results(), "diagnose": diagnose})
+    page = (tmp_path / "benchmarks.md").read_text(encoding="utf-8")
+    row = next(line for line in page.splitlines() if line.startswith("| First run, the process and its worker"))
+    assert row.endswith("| 212.0 MB | < 200 MB | **misses** |")
