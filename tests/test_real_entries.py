@@ -105,6 +105,22 @@ def test_real_logs_of_one_entry_come_from_different_threads():
     assert {entry: urls for entry, urls in sources.items() if len(set(urls)) != len(urls)} == {}
 
 
+def test_every_real_log_cites_its_thread_among_its_entry_references(catalog):
+    """The page names where each of its real logs was reported; a fragment (#issuecomment-...)
+    may point into the same thread."""
+    cited = {entry.id: {_thread(reference.url) for reference in entry.references} for entry in catalog.entries}
+    uncited = []
+    for path in REALWORLD:
+        case = load_realworld(path)
+        if _thread(case["source"]) not in cited[case["entry"]]:
+            uncited.append((path.name, case["source"]))
+    assert uncited == []
+
+
+def _thread(url: str) -> str:
+    return url.split("#")[0].rstrip("/")
+
+
 @pytest.mark.parametrize("path", REALWORLD, ids=lambda path: path.stem)
 def test_real_log_is_diagnosed_as_the_right_entry(path, patterns):
     case = load_realworld(path)
