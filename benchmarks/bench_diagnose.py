@@ -181,7 +181,7 @@ def stdin_peak_rss_mb(path: Path) -> tuple[float, float]:
     if process.returncode != 0:
         raise RuntimeError(f"diagnose exited with {process.returncode}: {errors[-2000:]}")
     main_kb = int(re.search(r"PEAK_RSS_KB (\d+)", errors).group(1))
-    return round(main_kb / 1024, 1), round(max(tree_kb, main_kb) / 1024, 1)
+    return round(main_kb / 1024, 1), round(tree_kb / 1024, 1)
 
 
 TREE_SAMPLE_SECONDS = 0.005
