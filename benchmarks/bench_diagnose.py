@@ -155,6 +155,9 @@ def run() -> dict:
     }
 
 
+TREE_SAMPLE_SECONDS = 0.005
+
+
 def stdin_peak_rss_mb(path: Path) -> tuple[float, float]:
     """Peak memory of `trainwreck diagnose -` reading `path` from standard input: the main
     process's own high-water mark, and the highest sum over it and its worker processes.
@@ -182,9 +185,6 @@ def stdin_peak_rss_mb(path: Path) -> tuple[float, float]:
         raise RuntimeError(f"diagnose exited with {process.returncode}: {errors[-2000:]}")
     main_kb = int(re.search(r"PEAK_RSS_KB (\d+)", errors).group(1))
     return round(main_kb / 1024, 1), round(tree_kb / 1024, 1)
-
-
-TREE_SAMPLE_SECONDS = 0.005
 
 
 def tree_pss_kb(pid: int) -> int:
