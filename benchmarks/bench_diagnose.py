@@ -135,9 +135,9 @@ def run() -> dict:
             stream.write(log)
     # The first diagnosis checks every entry to compile the fingerprint set, and saves it; the
     # next ones read the saved set while no entry changed.
-    (ROOT / "build" / FINGERPRINTS_NAME).unlink(missing_ok=True)
-    rss_first, tree_first = stdin_peak_rss_mb(big)
-    rss_saved, tree_saved = stdin_peak_rss_mb(big)
+    (settings_for(ROOT).build_dir / FINGERPRINTS_NAME).unlink(missing_ok=True)
+    rss_first, tree_first = stdin_peak_memory_mb(big)
+    rss_saved, tree_saved = stdin_peak_memory_mb(big)
     big.unlink()
     return {
         "log_mb": round(len(log) / 1024 / 1024, 1),
@@ -158,7 +158,7 @@ def run() -> dict:
 TREE_SAMPLE_SECONDS = 0.005
 
 
-def stdin_peak_rss_mb(path: Path) -> tuple[float, float]:
+def stdin_peak_memory_mb(path: Path) -> tuple[float, float]:
     """Peak memory of `trainwreck diagnose -` reading `path` from standard input: the main
     process's own high-water mark, and the highest sum over it and its worker processes.
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections.abc import Iterator
@@ -38,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from generator.build import load_catalog  # noqa: E402
 from generator.faq import faq_for  # noqa: E402
+from generator.parallel import worker_count  # noqa: E402
 from generator.settings import settings_for  # noqa: E402
 
 
@@ -47,7 +47,7 @@ def floor_figures(repo: Path) -> dict:
     if not texts:
         raise SystemExit(f"{repo} has no entries/<category>/<id>.yaml files")
     scale = SCALE_TO / len(texts)
-    cores = os.cpu_count() or 1
+    cores = worker_count()  # the cores a build would spread its work over
     load_seconds = load_cpu_seconds(texts) * scale
     parts = required_bytes([yaml.load(text, Loader=yaml.CSafeLoader) for text in texts])
     parts["faq"] = faq_bytes(repo)
